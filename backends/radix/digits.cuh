@@ -1,0 +1,69 @@
+// Pure index arithmetic of the LSD radix sort: digits, passes, tiles, and the pass plan.
+// All __host__ __device__ so the host tests can check it without a GPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::backends::radix {
+
+// Keys of at most 64 bits with digits of at least one bit.
+inline constexpr int max_passes = 64;
+
+__host__ __device__ constexpr int pass_count(int key_bits, int digit_bits) {
+  return (key_bits + digit_bits - 1) / digit_bits;
+}
+
+// Digit `pass` of `bits`, least significant first.
+template <class Bits>
+__host__ __device__ constexpr unsigned digit_of(Bits bits, int pass, int digit_bits) {
+  return unsigned(bits >> (pass * digit_bits)) & ((1u << digit_bits) - 1u);
+}
+
+// XOR-ing a key's sort bits with this reverses the order of its `key_bits` low bits:
+// how descending sorts reuse the ascending machinery and stay stable.
+template <class Bits>
+__host__ __device__ constexpr Bits descending_mask(int key_bits) {
+  return key_bits >= int(8 * sizeof(Bits)) ? Bits(~Bits(0)) : Bits((Bits(1) << key_bits) - 1);
+}
+
+__host__ __device__ constexpr std::size_t tile_count(std::size_t n, int tile_items) {
+  return (n + tile_items - 1) / tile_items;
+}
+
+struct tile_bounds {
+  std::size_t begin;
+  int count;  // at most tile_items; fewer only in the last tile
+};
+
+__host__ __device__ constexpr tile_bounds tile_of(std::size_t tile, int tile_items,
+                                                  std::size_t n) {
+  std::size_t begin = tile * std::size_t(tile_items);
+  std::size_t left = n - begin;
+  return {begin, int(left < std::size_t(tile_items) ? left : std::size_t(tile_items))};
+}
+
+// Which buffer each pass reads (0: the user's, 1: the alternate), which passes are skipped
+// because every key has the same digit there, and where the result ends up. Kept on the
+// device so that skipping needs no round trip to the host.
+struct pass_plan {
+  std::uint8_t skip[max_passes];
+  std::uint8_t source[max_passes];
+  std::uint8_t result_in_alternate;
+};
+
+// `single_digit[p]`: every key has the same digit in pass p (so the pass would not move
+// anything). Each pass that runs moves the data to the other buffer.
+__host__ __device__ inline pass_plan plan_passes(const bool* single_digit, int passes) {
+  pass_plan plan{};
+  std::uint8_t current = 0;
+  for (int p = 0; p < passes; ++p) {
+    plan.skip[p] = single_digit[p];
+    plan.source[p] = current;
+    if (!single_digit[p]) current ^= 1;
+  }
+  plan.result_in_alternate = current;
+  return plan;
+}
+
+}  // namespace gpusort::backends::radix

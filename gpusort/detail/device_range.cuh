@@ -1,0 +1,55 @@
+// Turning user iterators into raw device pointers, and checking that they are.
+#pragma once
+
+#include "../error.cuh"
+
+#include <thrust/type_traits/is_contiguous_iterator.h>
+#include <thrust/type_traits/unwrap_contiguous_iterator.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace gpusort::detail {
+
+// T*, thrust::device_ptr<T>, thrust::device_vector<T>::iterator, or any iterator Thrust
+// knows to be contiguous.
+template <class Iterator>
+auto to_raw_pointer(Iterator it) {
+  static_assert(thrust::is_contiguous_iterator_v<Iterator>,
+                "gpusort sorts contiguous ranges: pass T*, thrust::device_ptr<T> or "
+                "thrust::device_vector<T> iterators (fancy iterators cannot be sorted in place)");
+  return thrust::unwrap_contiguous_iterator(it);
+}
+
+template <class Iterator>
+using pointee_t = std::remove_pointer_t<decltype(to_raw_pointer(std::declval<Iterator>()))>;
+
+inline void require_device_memory(const void* p, const char* range_name) {
+  cudaPointerAttributes attributes{};
+  check_cuda(cudaPointerGetAttributes(&attributes, p),
+             (std::string("checking where ") + range_name + " lives").c_str());
+  if (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged) return;
+  throw_usage_error(std::string(range_name) + " is in host memory (" +
+                    (attributes.type == cudaMemoryTypeHost ? "pinned" : "pageable") +
+                    "), but gpusort's policies sort device memory: copy it to a "
+                    "thrust::device_vector or a cudaMalloc'd buffer first");
+}
+
+// Reports an error left by earlier CUDA work instead of letting it look like ours.
+inline void require_no_pending_error() {
+  const cudaError_t pending = cudaGetLastError();
+  if (pending != cudaSuccess)
+    throw_cuda_error(pending, "a CUDA error was pending before the sort call (earlier work failed)");
+}
+
+inline bool byte_ranges_overlap(const void* a, std::size_t a_bytes, const void* b,
+                                std::size_t b_bytes) {
+  const auto a_begin = reinterpret_cast<std::uintptr_t>(a);
+  const auto b_begin = reinterpret_cast<std::uintptr_t>(b);
+  return a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
+}
+
+}  // namespace gpusort::detail

@@ -1,0 +1,73 @@
+// Execution policies: they name *where and how* a sort runs (backend, stream, allocator);
+// the sort call names *what*. Dispatch is plain overload resolution on the policy type.
+#pragma once
+
+#include "../policies/tuning/sm90.cuh"
+#include "allocator.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <type_traits>
+
+namespace gpusort {
+
+// Base of every policy, built-in or user-defined (CRTP: `struct my_policy :
+// gpusort::execution_policy<my_policy> {};`). Copies are cheap; .on() and .with_allocator()
+// return a modified copy of the derived policy, Thrust-style.
+template <class Derived>
+class execution_policy {
+ public:
+  constexpr execution_policy() = default;
+
+  cudaStream_t stream() const noexcept { return stream_; }
+  allocator_ref allocator() const noexcept { return allocator_; }
+
+  // Work is ordered on `stream`; the call never synchronises the device.
+  Derived on(cudaStream_t stream) const {
+    Derived copy = derived();
+    static_cast<execution_policy&>(copy).stream_ = stream;
+    return copy;
+  }
+
+  // Temporary storage comes from `allocator` (see allocator_ref for what it must provide);
+  // it must outlive the sort call.
+  template <class Allocator>
+  Derived with_allocator(Allocator& allocator) const {
+    Derived copy = derived();
+    static_cast<execution_policy&>(copy).allocator_ = allocator_ref(allocator);
+    return copy;
+  }
+
+ private:
+  const Derived& derived() const { return static_cast<const Derived&>(*this); }
+
+  cudaStream_t stream_ = nullptr;  // the legacy default stream, as in Thrust and CUB
+  allocator_ref allocator_{};
+};
+
+template <class Policy>
+inline constexpr bool is_execution_policy_v =
+    std::is_base_of_v<execution_policy<std::remove_cv_t<Policy>>, std::remove_cv_t<Policy>>;
+
+// Automatic: the backend is chosen from the key type and comparator at compile time
+// (radix family for radix keys ordered by less/greater) and from the size at run time.
+struct par_policy : execution_policy<par_policy> {};
+
+// The Satish LSD radix sort; Tuning sets its tile shape.
+template <class Tuning = radix_tuning_sm90>
+struct radix_policy : execution_policy<radix_policy<Tuning>> {
+  using tuning = Tuning;
+};
+
+// Min/max bucket partition, then bitonic sort of each bucket in shared memory.
+struct bucket_bitonic_policy : execution_policy<bucket_bitonic_policy> {};
+
+// Bitonic tiles, then merge-path merges: any type, any strict weak ordering.
+struct merge_policy : execution_policy<merge_policy> {};
+
+inline constexpr par_policy par{};
+inline constexpr radix_policy<> radix{};
+inline constexpr bucket_bitonic_policy bucket_bitonic{};
+inline constexpr merge_policy merge{};
+
+}  // namespace gpusort

@@ -1,0 +1,73 @@
+// The built-in policies' overloads of backend_sort: how each policy reaches its backend.
+// User policies add their own overload in their own namespace (found by ADL).
+#pragma once
+
+#include "../backends/radix/dispatch.cuh"
+#include "../gpusort/execution_policy.cuh"
+#include "../gpusort/sort_request.cuh"
+#include "select.cuh"
+
+#include <type_traits>
+
+namespace gpusort {
+
+namespace detail {
+
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void run_radix(const sort_request<Key, Value, Compare, Stable>& request) {
+  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
+  using backend_value = std::conditional_t<std::is_same_v<Value, no_values>,
+                                           backends::radix::no_values_tag, Value>;
+  backends::radix::sort<Tuning>(request.keys, reinterpret_cast<backend_value*>(request.values),
+                                request.count, descending, request.stream, request.allocator);
+}
+
+}  // namespace detail
+
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void backend_sort(const radix_policy<Tuning>&, const sort_request<Key, Value, Compare, Stable>& request) {
+  static_assert(backend_can_serve_v<radix_backend, Key, Compare>,
+                "gpusort::radix sorts keys that have gpusort::radix_key_traits (arithmetic "
+                "types, __half, __nv_bfloat16, or your type via radix_members) ordered by "
+                "gpusort::less/greater (or thrust::/cuda::std:: less/greater). For any other "
+                "comparator use the comparison backend, gpusort::merge.");
+  detail::run_radix<Tuning>(request);
+}
+
+template <class Key, class Value, class Compare, bool Stable>
+void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Stable>& request) {
+  if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
+    detail::run_radix<radix_tuning_sm90>(request);
+  } else {
+    static_assert(detail::always_false_v<Key, Compare>,
+                  "gpusort::par: this key type / comparator pair needs the comparison backend "
+                  "(gpusort::merge), which is not available yet. Radix keys with "
+                  "gpusort::less/greater work now; so does a custom backend.");
+  }
+}
+
+template <class Key, class Value, class Compare, bool Stable>
+void backend_sort(const bucket_bitonic_policy&, const sort_request<Key, Value, Compare, Stable>&) {
+  static_assert(detail::always_false_v<Key, Compare>,
+                "gpusort::bucket_bitonic is not available yet: use gpusort::radix or "
+                "gpusort::par for radix keys.");
+}
+
+template <class Key, class Value, class Compare, bool Stable>
+void backend_sort(const merge_policy&, const sort_request<Key, Value, Compare, Stable>&) {
+  static_assert(detail::always_false_v<Key, Compare>,
+                "gpusort::merge is not available yet: use gpusort::radix or gpusort::par for "
+                "radix keys ordered by less/greater.");
+}
+
+// Chosen only when no overload matches the policy more closely.
+template <class Policy, class Request>
+void backend_sort(const execution_policy<Policy>&, const Request&) {
+  static_assert(detail::always_false_v<Policy, Request>,
+                "gpusort: this policy has no backend. A user-defined policy needs, in its own "
+                "namespace, `template <class K, class V, class C, bool S> void backend_sort(const "
+                "my_policy&, const gpusort::sort_request<K, V, C, S>&);` (see README, custom "
+                "backends).");
+}
+
+}  // namespace gpusort
