@@ -5,6 +5,7 @@
 #include <cuda_fp16.h>
 
 #include <type_traits>
+#include <utility>
 
 namespace gpusort {
 namespace detail {
@@ -12,6 +13,16 @@ namespace detail {
 template <class T>
 inline constexpr bool is_half_precision_v =
     std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+
+template <class T, class = void>
+struct has_less_than : std::false_type {};
+template <class T>
+struct has_less_than<T, std::void_t<decltype(std::declval<const T&>() < std::declval<const T&>())>>
+    : std::true_type {};
+
+// What the transparent less<>/greater<> accept: types with operator<, and the half types.
+template <class T>
+using if_orderable_t = std::enable_if_t<has_less_than<T>::value || is_half_precision_v<T>>;
 
 // The documented order of floating-point keys, the same in every backend: NaNs (of either
 // sign) after +inf, -0.0 equal to +0.0, otherwise the usual order.
@@ -39,7 +50,7 @@ struct less {
 template <>
 struct less<void> {
   using is_transparent = void;
-  template <class T>
+  template <class T, class = detail::if_orderable_t<T>>
   __host__ __device__ constexpr bool operator()(const T& a, const T& b) const {
     return detail::ordered_less(a, b);
   }
@@ -55,7 +66,7 @@ struct greater {
 template <>
 struct greater<void> {
   using is_transparent = void;
-  template <class T>
+  template <class T, class = detail::if_orderable_t<T>>
   __host__ __device__ constexpr bool operator()(const T& a, const T& b) const {
     return detail::ordered_less(b, a);
   }

@@ -28,7 +28,7 @@ inline int multiprocessor_count() {
 template <class Tuning, class Key, class Value = no_values_tag>
 void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t stream,
           allocator_ref allocator) {
-  using shape = radix_shape<Tuning, Key>;
+  using shape = radix_shape<Tuning, Key, Value>;
   using bits_type = typename shape::bits_type;
   constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
   if (n < 2) return;
@@ -74,7 +74,7 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
 
   const auto grid = static_cast<unsigned int>(tiles);
   for (int pass = 0; pass < shape::passes; ++pass) {
-    tile_histogram<Tuning, Key><<<grid, shape::block_threads, 0, stream>>>(
+    tile_histogram<Tuning, Key, Value><<<grid, shape::block_threads, 0, stream>>>(
         keys, alternate_keys, n, flip, pass, plan, digit_table);
     detail::check_launch("radix sort: tile_histogram");
     detail::check_cuda(cub::DeviceScan::ExclusiveSum(scan_scratch, scan_bytes, digit_table,

@@ -22,12 +22,20 @@ namespace gpusort::backends::radix {
 // The value type of a keys-only sort.
 struct no_values_tag {};
 
-template <class Tuning, class Key>
+// The tile shape for one (key, value) pair of types: every kernel of a sort uses the same.
+template <class Tuning, class Key, class Value = no_values_tag>
 struct radix_shape {
   using traits = radix_key_traits<Key>;
   using bits_type = typename traits::bits_type;
   static constexpr int block_threads = Tuning::block_threads;
-  static constexpr int items_per_thread = Tuning::items_per_thread;
+  static constexpr int widest_element =
+      int(sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value));
+  static constexpr int fitting_items = Tuning::exchange_bytes / (widest_element * block_threads);
+  static_assert(fitting_items >= 1,
+                "gpusort::radix: the key or value type is too large for a tile in shared memory; "
+                "sort an index payload and gather the values afterwards");
+  static constexpr int items_per_thread =
+      Tuning::items_per_thread < fitting_items ? Tuning::items_per_thread : fitting_items;
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int digit_bits = Tuning::digit_bits;
   static constexpr int digits = 1 << digit_bits;
@@ -93,12 +101,12 @@ __global__ void plan_passes_kernel(const unsigned long long* histograms, std::si
 
 // Upsweep: tile t's count of digit d goes to digit_table[d * tiles + t], so that one
 // exclusive scan of the table gives every (digit, tile) run its global start.
-template <class Tuning, class Key>
+template <class Tuning, class Key, class Value>
 __global__ void __launch_bounds__(Tuning::block_threads)
     tile_histogram(const Key* keys, const Key* alternate_keys, std::size_t n,
                    typename radix_shape<Tuning, Key>::bits_type flip, int pass,
                    const pass_plan* plan, std::size_t* digit_table) {
-  using shape = radix_shape<Tuning, Key>;
+  using shape = radix_shape<Tuning, Key, Value>;
   if (plan->skip[pass]) return;
   const Key* source = plan->source[pass] ? alternate_keys : keys;
   __shared__ unsigned int counts[shape::digits];
@@ -122,7 +130,7 @@ __global__ void __launch_bounds__(Tuning::block_threads)
     scatter(Key* keys, Key* alternate_keys, Value* values, Value* alternate_values,
             std::size_t n, typename radix_shape<Tuning, Key>::bits_type flip, int pass,
             const pass_plan* plan, const std::size_t* digit_starts) {
-  using shape = radix_shape<Tuning, Key>;
+  using shape = radix_shape<Tuning, Key, Value>;
   using bits_type = typename shape::bits_type;
   constexpr int threads = shape::block_threads;
   constexpr int items = shape::items_per_thread;

@@ -12,6 +12,9 @@ struct radix_tuning_sm90 {
   // (16 KB of u32 keys) for several blocks per SM.
   static constexpr int block_threads = 256;
   static constexpr int items_per_thread = 16;
+  // Wider keys or values get fewer items per thread so that a tile of them fits this much
+  // shared memory (the static limit is 48 KB per block).
+  static constexpr int exchange_bytes = 40 * 1024;
   // 8-bit digits: 4 passes for 32-bit keys; the (digit x tile) table stays small enough to scan.
   static constexpr int digit_bits = 8;
   // Blocks per SM for the one up-front pass that counts every digit of every pass.

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (through the device tool): builds everything, runs the whole
+# test suite, optionally compute-sanitizer and the benchmark, and leaves logs under $OUT.
+#   scripts/device-check.sh [tests] [sanitize] [bench[=FILTER]]   (default: tests)
+# Prints a short summary last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/out}
+mkdir -p "$out"
+build=build/device
+summary=()
+jobs=$(nproc)
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 \
+  || { tail -50 "$out/configure.log"; exit 1; }
+if ! cmake --build $build -j "$jobs" > "$out/build.log" 2>&1; then
+  grep -E "error|FAILED" "$out/build.log" | head -40
+  exit 1
+fi
+
+[ $# -eq 0 ] && set -- tests
+for step in "$@"; do
+  case "$step" in
+    tests)
+      (cd $build && ctest -j 8 --output-on-failure --timeout 900) > "$out/ctest.log" 2>&1
+      summary+=("tests: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)")
+      grep -A40 "The following tests FAILED" "$out/ctest.log" | head -40
+      ;;
+    sanitize)
+      # memcheck over the GPU tests with the big sizes left out (the tools are slow).
+      : > "$out/sanitize.log"
+      for t in api_test radix_unsigned_test radix_float_test; do
+        compute-sanitizer --tool memcheck --error-exitcode 1 $build/test/$t \
+          --gtest_filter='-*Large*:*Huge*' >> "$out/sanitize.log" 2>&1
+        summary+=("memcheck $t: exit $?")
+      done
+      for tool in racecheck synccheck; do
+        compute-sanitizer --tool $tool --error-exitcode 1 $build/test/radix_unsigned_test \
+          --gtest_filter='*uint32*KeysMatch*:*uint64*Pairs*' >> "$out/sanitize.log" 2>&1
+        summary+=("$tool radix_unsigned_test: exit $?")
+      done
+      grep -E "ERROR SUMMARY|========= (Invalid|Race|Barrier)" "$out/sanitize.log" | sort | uniq -c | head -20
+      ;;
+    bench*)
+      filter=${step#bench}; filter=${filter#=}
+      $build/bench/gpusort_bench --benchmark_out="$out/bench.json" --benchmark_out_format=json \
+        ${filter:+--benchmark_filter="$filter"} > "$out/bench.log" 2>&1
+      summary+=("bench: exit $? ($(grep -c '^sort' "$out/bench.log") rows)")
+      python3 scripts/bench_table.py "$out/bench.json" > "$out/bench.md" 2>&1 && cat "$out/bench.md"
+      ;;
+    *) echo "unknown step $step"; exit 2 ;;
+  esac
+done
+printf '%s\n' "${summary[@]}"

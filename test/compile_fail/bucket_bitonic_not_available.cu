@@ -1,0 +1,3 @@
+// expect: gpusort::bucket_bitonic is not available yet
+#include <gpusort/sort.cuh>
+void f(float* p) { gpusort::sort(gpusort::bucket_bitonic, p, p + 10); }

@@ -1,0 +1,21 @@
+# Configures and builds test/consumer in MODE (find_package | add_subdirectory).
+set(args -S ${CONSUMER_SOURCE} -B ${CONSUMER_BINARY} -G ${GENERATOR}
+         -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}
+         -DGPUSORT_CONSUMER_MODE=${MODE})
+if(MODE STREQUAL "find_package")
+  list(APPEND args -DCMAKE_PREFIX_PATH=${GPUSORT_PREFIX})
+else()
+  list(APPEND args -DGPUSORT_SOURCE_DIR=${GPUSORT_SOURCE})
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} ${args} RESULT_VARIABLE configured)
+if(NOT configured EQUAL 0)
+  message(FATAL_ERROR "configuring the ${MODE} consumer failed")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${CONSUMER_BINARY} RESULT_VARIABLE built)
+if(NOT built EQUAL 0)
+  message(FATAL_ERROR "building the ${MODE} consumer failed")
+endif()
+execute_process(COMMAND ${CONSUMER_BINARY}/consumer RESULT_VARIABLE ran)
+if(NOT ran EQUAL 0)
+  message(FATAL_ERROR "the ${MODE} consumer ran but failed")
+endif()

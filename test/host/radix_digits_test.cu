@@ -1,0 +1,62 @@
+// The radix backend's index arithmetic, checked on the host.
+#include <backends/radix/digits.cuh>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace radix = gpusort::backends::radix;
+
+TEST(RadixDigits, PassCountCoversEveryBit) {
+  EXPECT_EQ(radix::pass_count(32, 8), 4);
+  EXPECT_EQ(radix::pass_count(64, 8), 8);
+  EXPECT_EQ(radix::pass_count(1, 8), 1);
+  EXPECT_EQ(radix::pass_count(48, 8), 6);
+  EXPECT_EQ(radix::pass_count(33, 8), 5);
+  EXPECT_EQ(radix::pass_count(16, 5), 4);
+}
+
+TEST(RadixDigits, DigitsAreTakenLeastSignificantFirst) {
+  const std::uint32_t bits = 0xA1B2C3D4u;
+  EXPECT_EQ(radix::digit_of(bits, 0, 8), 0xD4u);
+  EXPECT_EQ(radix::digit_of(bits, 1, 8), 0xC3u);
+  EXPECT_EQ(radix::digit_of(bits, 3, 8), 0xA1u);
+  EXPECT_EQ(radix::digit_of(std::uint64_t(0xF0) << 56, 7, 8), 0xF0u);
+  EXPECT_EQ(radix::digit_of(std::uint16_t(0xBEEF), 1, 4), 0xEu);
+}
+
+TEST(RadixDigits, DescendingMaskFlipsOnlySignificantBits) {
+  EXPECT_EQ(radix::descending_mask<std::uint8_t>(1), 0x01u);
+  EXPECT_EQ(radix::descending_mask<std::uint32_t>(32), 0xFFFFFFFFu);
+  EXPECT_EQ(radix::descending_mask<std::uint64_t>(48), 0xFFFFFFFFFFFFull);
+  EXPECT_EQ(radix::descending_mask<std::uint64_t>(64), ~0ull);
+}
+
+TEST(RadixDigits, TilesCoverTheInputExactlyOnceBeyondTwoToThe32) {
+  const std::size_t n = (std::size_t(1) << 32) + 4097;
+  const int tile_items = 4096;
+  const std::size_t tiles = radix::tile_count(n, tile_items);
+  EXPECT_EQ(tiles, (std::size_t(1) << 20) + 2);
+  const radix::tile_bounds last = radix::tile_of(tiles - 1, tile_items, n);
+  EXPECT_EQ(last.begin, (std::size_t(1) << 32) + 4096);
+  EXPECT_EQ(last.count, 1);
+  const radix::tile_bounds before = radix::tile_of(tiles - 2, tile_items, n);
+  EXPECT_EQ(before.begin + before.count, last.begin);
+  EXPECT_EQ(radix::tile_count(0, tile_items), 0u);
+  EXPECT_EQ(radix::tile_count(4096, tile_items), 1u);
+}
+
+TEST(RadixDigits, PlanSkipsSingleDigitPassesAndTracksTheBuffer) {
+  const bool single_digit[4] = {false, true, false, true};
+  const radix::pass_plan plan = radix::plan_passes(single_digit, 4);
+  EXPECT_FALSE(plan.skip[0]);
+  EXPECT_TRUE(plan.skip[1]);
+  EXPECT_EQ(plan.source[0], 0);
+  EXPECT_EQ(plan.source[2], 1);  // pass 0 moved the data to the alternate buffer
+  EXPECT_FALSE(plan.result_in_alternate);  // two passes ran: back in the user's buffer
+
+  const bool one_runs[3] = {true, false, true};
+  EXPECT_TRUE(radix::plan_passes(one_runs, 3).result_in_alternate);
+  const bool none_run[2] = {true, true};
+  EXPECT_FALSE(radix::plan_passes(none_run, 2).result_in_alternate);
+}
