@@ -26,6 +26,11 @@ for step in "$@"; do
       (cd $build && ctest -j 8 --output-on-failure --timeout 900) > "$out/ctest.log" 2>&1
       summary+=("tests: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)")
       grep -A40 "The following tests FAILED" "$out/ctest.log" | head -40
+      for example in custom_backend gpusort_demo; do
+        $build/examples/$example >> "$out/examples.log" 2>&1
+        summary+=("example $example: exit $?")
+      done
+      cat "$out/examples.log"
       ;;
     sanitize)
       # memcheck over the GPU tests with the big sizes left out (the tools are slow).

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Turn gpusort_bench's Google Benchmark JSON into markdown tables.
+
+Usage:
+    gpusort_bench --benchmark_out=results.json --benchmark_out_format=json
+    scripts/bench_table.py results.json > table.md
+
+Benchmark names are <op>/<backend>/<type>/<distribution>/<n> (Google Benchmark may append
+/manual_time); backends whose name starts with "cub_" are the references. Writes:
+  1. throughput: for each gpusort backend, "gpusort / CUB G keys/s (gpusort ÷ CUB)"
+     against the CUB backend of the same op, type, distribution and size;
+  2. gpusort's achieved GB/s under the bench's model: n * (key + value bytes) * 2 / time,
+     the floor of one read and one write of the data.
+With --benchmark_repetitions the median aggregate is used; otherwise the median of the runs.
+Python 3 standard library only.
+"""
+
+import json
+import statistics
+import sys
+
+REFERENCE_PREFIX = "cub_"
+TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
+
+
+def parse_name(name):
+    """'sort/radix/u32/uniform/1024/manual_time' -> ('sort', 'radix', 'u32', 'uniform', 1024)."""
+    parts = name.split("/")
+    while parts and parts[-1] in TIME_SUFFIXES:
+        parts.pop()
+    if len(parts) != 5 or not parts[4].isdigit():
+        return None
+    op, backend, key_type, distribution, n = parts
+    return op, backend, key_type, distribution, int(n)
+
+
+def collect(benchmarks):
+    """Per parsed name: {'keys_per_s', 'gbps'} (or {'error'}); the median aggregate when
+    present, else the median over the iteration runs (repetitions)."""
+    runs, medians, errors, skipped = {}, {}, {}, set()
+    for entry in benchmarks:
+        name = entry.get("run_name", entry.get("name", ""))
+        key = parse_name(name)
+        if key is None:
+            skipped.add(name)
+            continue
+        if entry.get("error_occurred"):
+            errors[key] = entry.get("error_message", "error")
+            continue
+        sample = {"keys_per_s": entry.get("items_per_second"), "gbps": entry.get("GBps")}
+        if entry.get("run_type") == "aggregate":
+            if entry.get("aggregate_name") == "median":
+                medians[key] = sample
+        else:
+            runs.setdefault(key, []).append(sample)
+
+    results = {}
+    for key, samples in runs.items():
+        results[key] = {
+            field: statistics.median(s[field] for s in samples if s[field] is not None)
+            if any(s[field] is not None for s in samples) else None
+            for field in ("keys_per_s", "gbps")
+        }
+    results.update(medians)
+    for key, message in errors.items():
+        results[key] = {"error": message}
+    for name in sorted(skipped):
+        print(f"bench_table.py: skipping '{name}' (not <op>/<backend>/<type>/<dist>/<n>)",
+              file=sys.stderr)
+    return results
+
+
+def fmt_rate(value):
+    if value is None:
+        return "—"
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
+def fmt_size(n):
+    log2 = n.bit_length() - 1
+    return f"2^{log2}" if n == 1 << log2 else str(n)
+
+
+def markdown_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def build_tables(data):
+    context = data.get("context", {})
+    results = collect(data.get("benchmarks", []))
+
+    sizes = sorted({key[4] for key in results})
+    # Rows in the order the benchmarks ran: (op, gpusort backend, type, distribution).
+    row_keys = []
+    for key in results:
+        row = key[:4]
+        if not row[1].startswith(REFERENCE_PREFIX) and row not in row_keys:
+            row_keys.append(row)
+
+    def reference_for(op, key_type, distribution, n):
+        for (r_op, r_backend, r_type, r_dist, r_n), result in results.items():
+            if (r_op, r_type, r_dist, r_n) == (op, key_type, distribution, n) and \
+                    r_backend.startswith(REFERENCE_PREFIX):
+                return r_backend, result
+        return None, None
+
+    size_header = [fmt_size(n) for n in sizes]
+    speed_rows, bandwidth_rows, references = [], [], set()
+    for op, backend, key_type, distribution in row_keys:
+        speed_cells, bandwidth_cells = [], []
+        for n in sizes:
+            mine = results.get((op, backend, key_type, distribution, n))
+            ref_backend, ref = reference_for(op, key_type, distribution, n)
+            if ref_backend:
+                references.add(ref_backend)
+            if mine is None:
+                speed_cells.append("")
+                bandwidth_cells.append("")
+                continue
+            if "error" in mine:
+                speed_cells.append("error")
+                bandwidth_cells.append("error")
+                continue
+            mine_g = mine["keys_per_s"] / 1e9 if mine["keys_per_s"] else None
+            ref_g = ref["keys_per_s"] / 1e9 if ref and ref.get("keys_per_s") else None
+            cell = f"{fmt_rate(mine_g)} / {fmt_rate(ref_g)}"
+            if mine_g and ref_g:
+                cell += f" ({mine_g / ref_g:.2f}×)"
+            speed_cells.append(cell)
+            bandwidth_cells.append(fmt_rate(mine.get("gbps")))
+        label = [op, backend, key_type, distribution]
+        speed_rows.append(label + speed_cells)
+        bandwidth_rows.append(label + bandwidth_cells)
+
+    gpu = context.get("gpu", "unknown GPU")
+    date = context.get("date", "unknown date")
+    facts = [f"GPU: {gpu}", f"date: {date}"]
+    for field, label in (("cuda_runtime", "CUDA"), ("cub", "CUB")):
+        if field in context:
+            facts.append(f"{label} {context[field]}")
+
+    reference = " / ".join(sorted(references)) or "no CUB reference found"
+    label_header = ["op", "backend", "type", "dist"]
+    out = [
+        "# gpusort vs CUB radix sort",
+        "",
+        " · ".join(facts),
+        "",
+        f"## Throughput: gpusort / {reference} in G keys/s (gpusort ÷ CUB: above 1 is faster)",
+        "",
+        markdown_table(label_header + size_header, speed_rows),
+        "",
+        "## gpusort achieved GB/s: n × (key + value bytes) × 2 / time "
+        "(the floor: one read and one write)",
+        "",
+        markdown_table(label_header + size_header, bandwidth_rows),
+    ]
+    errors = [(key, r["error"]) for key, r in results.items() if "error" in r]
+    if errors:
+        out += ["", "## Errors", ""]
+        out += [f"- `{'/'.join(map(str, key))}`: {message}" for key, message in errors]
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    if argv[1] == "-":
+        data = json.load(sys.stdin)
+    else:
+        with open(argv[1], encoding="utf-8") as f:
+            data = json.load(f)
+    sys.stdout.write(build_tables(data))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
