@@ -1,25 +1,13 @@
-// The one checking helper of the benchmark harness: every CUDA call goes through it.
+// The benchmark harness checks CUDA calls with gpusort's own helper: failures throw
+// gpusort::error (a std::runtime_error) naming what was being done and what CUDA said. The
+// benchmark bodies turn it into state.SkipWithError; the demo prints it and exits non-zero.
 #pragma once
 
-#include <cuda_runtime_api.h>
-
-#include <stdexcept>
-#include <string>
+#include <gpusort/error.cuh>
 
 namespace gpusort_bench {
 
-// Throws std::runtime_error naming what we were doing and what CUDA said. The benchmark
-// bodies turn it into state.SkipWithError; the demo prints it and exits non-zero.
-inline void check_cuda(cudaError_t status, const char* doing) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string(doing) + ": " + cudaGetErrorName(status) + " (" +
-                             cudaGetErrorString(status) + ")");
-}
-
-// After a kernel launch: catches bad launch configurations (and, on a GPU the binary has no
-// code for, "no kernel image is available") at once.
-inline void check_launch(const char* kernel_name) {
-  check_cuda(cudaGetLastError(), kernel_name);
-}
+using gpusort::detail::check_cuda;
+using gpusort::detail::check_launch;
 
 }  // namespace gpusort_bench

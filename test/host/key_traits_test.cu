@@ -42,6 +42,12 @@ void expect_encode_round_trips(const std::vector<Key>& keys) {
 }
 
 template <class Key>
+void expect_traits_hold(const std::vector<Key>& keys) {
+  expect_encode_round_trips(keys);
+  expect_sort_bits_follow_documented_order(keys);
+}
+
+template <class Key>
 std::vector<Key> all_patterns() {
   std::vector<Key> keys;
   for (std::uint32_t b = 0; b < (1u << (8 * sizeof(Key))); ++b)
@@ -79,40 +85,28 @@ std::vector<Key> random_and_edge_integers() {
 }
 
 TEST(KeyTraits, SixteenBitTypesExhaustively) {
-  expect_encode_round_trips(all_patterns<std::uint16_t>());
-  expect_sort_bits_follow_documented_order(all_patterns<std::uint16_t>());
-  expect_encode_round_trips(all_patterns<std::int16_t>());
-  expect_sort_bits_follow_documented_order(all_patterns<std::int16_t>());
-  expect_encode_round_trips(all_patterns<__half>());
-  expect_sort_bits_follow_documented_order(all_patterns<__half>());
-  expect_encode_round_trips(all_patterns<__nv_bfloat16>());
-  expect_sort_bits_follow_documented_order(all_patterns<__nv_bfloat16>());
+  expect_traits_hold(all_patterns<std::uint16_t>());
+  expect_traits_hold(all_patterns<std::int16_t>());
+  expect_traits_hold(all_patterns<__half>());
+  expect_traits_hold(all_patterns<__nv_bfloat16>());
 }
 
 TEST(KeyTraits, EightBitTypesExhaustively) {
-  expect_encode_round_trips(all_patterns<std::uint8_t>());
-  expect_sort_bits_follow_documented_order(all_patterns<std::uint8_t>());
-  expect_encode_round_trips(all_patterns<std::int8_t>());
-  expect_sort_bits_follow_documented_order(all_patterns<std::int8_t>());
+  expect_traits_hold(all_patterns<std::uint8_t>());
+  expect_traits_hold(all_patterns<std::int8_t>());
   expect_sort_bits_follow_documented_order(all_patterns<char>());
 }
 
 TEST(KeyTraits, FloatsRandomAndEdgeValues) {
-  expect_encode_round_trips(random_and_edge_patterns<float>());
-  expect_sort_bits_follow_documented_order(random_and_edge_patterns<float>());
-  expect_encode_round_trips(random_and_edge_patterns<double>());
-  expect_sort_bits_follow_documented_order(random_and_edge_patterns<double>());
+  expect_traits_hold(random_and_edge_patterns<float>());
+  expect_traits_hold(random_and_edge_patterns<double>());
 }
 
 TEST(KeyTraits, WideIntegersRandomAndEdgeValues) {
-  expect_encode_round_trips(random_and_edge_integers<std::uint32_t>());
-  expect_sort_bits_follow_documented_order(random_and_edge_integers<std::uint32_t>());
-  expect_encode_round_trips(random_and_edge_integers<std::int32_t>());
-  expect_sort_bits_follow_documented_order(random_and_edge_integers<std::int32_t>());
-  expect_encode_round_trips(random_and_edge_integers<std::uint64_t>());
-  expect_sort_bits_follow_documented_order(random_and_edge_integers<std::uint64_t>());
-  expect_encode_round_trips(random_and_edge_integers<std::int64_t>());
-  expect_sort_bits_follow_documented_order(random_and_edge_integers<std::int64_t>());
+  expect_traits_hold(random_and_edge_integers<std::uint32_t>());
+  expect_traits_hold(random_and_edge_integers<std::int32_t>());
+  expect_traits_hold(random_and_edge_integers<std::uint64_t>());
+  expect_traits_hold(random_and_edge_integers<std::int64_t>());
 }
 
 TEST(KeyTraits, NaNsSortLastWhateverTheirSign) {

@@ -17,7 +17,9 @@
 
 namespace gpusort::test {
 
-enum class distribution { uniform, sorted, reversed, all_equal, few_distinct, float_specials };
+// narrow_range: keys in [0, 200), so a multi-byte key has one varying digit: the radix
+// sort runs one pass, skips the rest, and its result comes back from the alternate buffer.
+enum class distribution { uniform, sorted, reversed, all_equal, few_distinct, narrow_range, float_specials };
 
 inline std::string name_of(distribution d) {
   switch (d) {
@@ -26,6 +28,7 @@ inline std::string name_of(distribution d) {
     case distribution::reversed: return "reversed";
     case distribution::all_equal: return "all_equal";
     case distribution::few_distinct: return "few_distinct";
+    case distribution::narrow_range: return "narrow_range";
     case distribution::float_specials: return "float_specials";
   }
   return "?";
@@ -141,6 +144,9 @@ std::vector<T> make_keys(std::size_t n, distribution d, std::uint64_t seed) {
       for (auto& k : keys) k = choices[rng() % 4];
       break;
     }
+    case distribution::narrow_range:
+      for (auto& k : keys) k = from_double<T>(double(rng() % 200));
+      break;
     case distribution::float_specials:
       if constexpr (is_float_like_v<T>)
         for (auto& k : keys) k = special_float<T>(rng);
@@ -153,7 +159,7 @@ template <class T>
 std::vector<distribution> distributions_for() {
   std::vector<distribution> all{distribution::uniform, distribution::sorted,
                                 distribution::reversed, distribution::all_equal,
-                                distribution::few_distinct};
+                                distribution::few_distinct, distribution::narrow_range};
   if constexpr (is_float_like_v<T>) all.push_back(distribution::float_specials);
   return all;
 }
