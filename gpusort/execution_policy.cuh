@@ -62,12 +62,16 @@ struct radix_policy : execution_policy<radix_policy<Tuning>> {
 // Min/max bucket partition, then bitonic sort of each bucket in shared memory.
 struct bucket_bitonic_policy : execution_policy<bucket_bitonic_policy> {};
 
-// Bitonic tiles, then merge-path merges: any type, any strict weak ordering.
-struct merge_policy : execution_policy<merge_policy> {};
+// Bitonic tiles, then merge-path merges: any type, any strict weak ordering; Tuning sets
+// its tile and merge shapes.
+template <class Tuning = merge_tuning_sm90>
+struct merge_policy : execution_policy<merge_policy<Tuning>> {
+  using tuning = Tuning;
+};
 
 inline constexpr par_policy par{};
 inline constexpr radix_policy<> radix{};
 inline constexpr bucket_bitonic_policy bucket_bitonic{};
-inline constexpr merge_policy merge{};
+inline constexpr merge_policy<> merge{};
 
 }  // namespace gpusort

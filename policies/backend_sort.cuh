@@ -2,6 +2,7 @@
 // User policies add their own overload in their own namespace (found by ADL).
 #pragma once
 
+#include "../backends/merge/dispatch.cuh"
 #include "../backends/radix/dispatch.cuh"
 #include "../gpusort/execution_policy.cuh"
 #include "../gpusort/sort_request.cuh"
@@ -13,13 +14,25 @@ namespace gpusort {
 
 namespace detail {
 
+// The value type as backends see it (no_values is the front door's name for "none").
+template <class Value>
+using backend_value_t =
+    std::conditional_t<std::is_same_v<Value, no_values>, backends::no_values_tag, Value>;
+
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void run_radix(const sort_request<Key, Value, Compare, Stable>& request) {
   constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
-  using backend_value = std::conditional_t<std::is_same_v<Value, no_values>,
-                                           backends::radix::no_values_tag, Value>;
-  backends::radix::sort<Tuning>(request.keys, reinterpret_cast<backend_value*>(request.values),
+  backends::radix::sort<Tuning>(request.keys,
+                                reinterpret_cast<backend_value_t<Value>*>(request.values),
                                 request.count, descending, request.stream, request.allocator);
+}
+
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void run_merge(const sort_request<Key, Value, Compare, Stable>& request) {
+  backends::merge::sort<Tuning, Stable>(request.keys,
+                                        reinterpret_cast<backend_value_t<Value>*>(request.values),
+                                        request.count, request.comp, request.stream,
+                                        request.allocator);
 }
 
 }  // namespace detail
@@ -39,10 +52,11 @@ void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Sta
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
     detail::run_radix<radix_tuning_sm90>(request);
   } else {
-    static_assert(detail::always_false_v<Key, Compare>,
-                  "gpusort::par: this key type / comparator pair needs the comparison backend "
-                  "(gpusort::merge), which is not available yet. Radix keys with "
-                  "gpusort::less/greater work now; so does a custom backend.");
+    static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
+                  "gpusort::par: no backend can sort this key type with this comparator. The "
+                  "comparison backend needs a trivially copyable, default-constructible key and "
+                  "a comparator callable on the device as bool(const Key&, const Key&).");
+    detail::run_merge<merge_tuning_sm90>(request);
   }
 }
 
@@ -53,11 +67,13 @@ void backend_sort(const bucket_bitonic_policy&, const sort_request<Key, Value, C
                 "gpusort::par for radix keys.");
 }
 
-template <class Key, class Value, class Compare, bool Stable>
-void backend_sort(const merge_policy&, const sort_request<Key, Value, Compare, Stable>&) {
-  static_assert(detail::always_false_v<Key, Compare>,
-                "gpusort::merge is not available yet: use gpusort::radix or gpusort::par for "
-                "radix keys ordered by less/greater.");
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void backend_sort(const merge_policy<Tuning>&, const sort_request<Key, Value, Compare, Stable>& request) {
+  static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
+                "gpusort::merge sorts trivially copyable, default-constructible keys with a "
+                "comparator callable on the device as bool(const Key&, const Key&) that is a "
+                "strict weak ordering.");
+  detail::run_merge<Tuning>(request);
 }
 
 // Chosen only when no overload matches the policy more closely.

@@ -14,8 +14,8 @@ struct bucket_bitonic_backend {};
 struct merge_backend {};
 
 // Whether a backend can serve a (key, comparator) pair. The radix family needs radix key
-// traits and a named order; the comparison backend needs a trivially copyable key and a
-// comparator callable on two keys.
+// traits and a named order; the comparison backend needs a trivially copyable,
+// default-constructible key and a comparator callable on two keys.
 template <class Backend, class Key, class Compare>
 struct backend_can_serve : std::false_type {};
 
@@ -31,6 +31,7 @@ struct backend_can_serve<bucket_bitonic_backend, Key, Compare>
 template <class Key, class Compare>
 struct backend_can_serve<merge_backend, Key, Compare>
     : std::bool_constant<std::is_trivially_copyable_v<Key> &&
+                         std::is_default_constructible_v<Key> &&
                          std::is_invocable_r_v<bool, const Compare&, const Key&, const Key&>> {};
 
 template <class Backend, class Key, class Compare>

@@ -2,6 +2,8 @@
 // All __host__ __device__ so the host tests can check it without a GPU.
 #pragma once
 
+#include "../common/tiles.cuh"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -25,22 +27,6 @@ __host__ __device__ constexpr unsigned digit_of(Bits bits, int pass, int digit_b
 template <class Bits>
 __host__ __device__ constexpr Bits descending_mask(int key_bits) {
   return key_bits >= int(8 * sizeof(Bits)) ? Bits(~Bits(0)) : Bits((Bits(1) << key_bits) - 1);
-}
-
-__host__ __device__ constexpr std::size_t tile_count(std::size_t n, int tile_items) {
-  return (n + tile_items - 1) / tile_items;
-}
-
-struct tile_bounds {
-  std::size_t begin;
-  int count;  // at most tile_items; fewer only in the last tile
-};
-
-__host__ __device__ constexpr tile_bounds tile_of(std::size_t tile, int tile_items,
-                                                  std::size_t n) {
-  std::size_t begin = tile * std::size_t(tile_items);
-  std::size_t left = n - begin;
-  return {begin, int(left < std::size_t(tile_items) ? left : std::size_t(tile_items))};
 }
 
 // Which buffer each pass reads (0: the user's, 1: the alternate), which passes are skipped

@@ -19,9 +19,6 @@
 
 namespace gpusort::backends::radix {
 
-// The value type of a keys-only sort.
-struct no_values_tag {};
-
 // The tile shape for one (key, value) pair of types: every kernel of a sort uses the same.
 template <class Tuning, class Key, class Value = no_values_tag>
 struct radix_shape {

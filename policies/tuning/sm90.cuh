@@ -21,4 +21,18 @@ struct radix_tuning_sm90 {
   static constexpr int histogram_blocks_per_sm = 4;
 };
 
+// Comparison backend (bitonic tiles + merge path merges). Same way to derive and shadow.
+struct merge_tuning_sm90 {
+  // Tile sort: 256 threads x 8 keys, a 2048-key bitonic network per block. A bitonic tile
+  // costs log2(T)(log2(T)+1)/2 compare-exchange steps per key, so a larger tile saves a merge
+  // pass (one read and write of everything) but pays more steps than that pass costs.
+  static constexpr int tile_threads = 256;
+  static constexpr int tile_items_per_thread = 8;
+  // Merge pass: each block writes 256 x 8 merged keys.
+  static constexpr int merge_threads = 256;
+  static constexpr int merge_items_per_thread = 8;
+  // Wider keys get fewer items per thread so that a tile fits this much shared memory.
+  static constexpr int exchange_bytes = 40 * 1024;
+};
+
 }  // namespace gpusort

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 namespace radix = gpusort::backends::radix;
+namespace backends = gpusort::backends;
 
 TEST(RadixDigits, PassCountCoversEveryBit) {
   EXPECT_EQ(radix::pass_count(32, 8), 4);
@@ -35,15 +36,15 @@ TEST(RadixDigits, DescendingMaskFlipsOnlySignificantBits) {
 TEST(RadixDigits, TilesCoverTheInputExactlyOnceBeyondTwoToThe32) {
   const std::size_t n = (std::size_t(1) << 32) + 4097;
   const int tile_items = 4096;
-  const std::size_t tiles = radix::tile_count(n, tile_items);
+  const std::size_t tiles = backends::tile_count(n, tile_items);
   EXPECT_EQ(tiles, (std::size_t(1) << 20) + 2);
-  const radix::tile_bounds last = radix::tile_of(tiles - 1, tile_items, n);
+  const backends::tile_bounds last = backends::tile_of(tiles - 1, tile_items, n);
   EXPECT_EQ(last.begin, (std::size_t(1) << 32) + 4096);
   EXPECT_EQ(last.count, 1);
-  const radix::tile_bounds before = radix::tile_of(tiles - 2, tile_items, n);
+  const backends::tile_bounds before = backends::tile_of(tiles - 2, tile_items, n);
   EXPECT_EQ(before.begin + before.count, last.begin);
-  EXPECT_EQ(radix::tile_count(0, tile_items), 0u);
-  EXPECT_EQ(radix::tile_count(4096, tile_items), 1u);
+  EXPECT_EQ(backends::tile_count(0, tile_items), 0u);
+  EXPECT_EQ(backends::tile_count(4096, tile_items), 1u);
 }
 
 TEST(RadixDigits, PlanSkipsSingleDigitPassesAndTracksTheBuffer) {

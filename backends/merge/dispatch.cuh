@@ -1,0 +1,76 @@
+// Host side of the comparison sort: sizes, the one temporary allocation, the tile sort and
+// the merge passes, ping-ponging between the user's buffers and the alternate ones so that
+// the last pass writes into the user's buffers (no copy back).
+#pragma once
+
+#include "../../gpusort/allocator.cuh"
+#include "../../gpusort/error.cuh"
+#include "kernels.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace gpusort::backends::merge {
+
+// Sorts keys[0, n) (and values alongside, unless Value is no_values_tag) by `comp`, a strict
+// weak ordering. Stable when `Stable`. Enqueued on `stream`, no synchronisation.
+template <class Tuning, bool Stable, class Key, class Value, class Compare>
+void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStream_t stream,
+          allocator_ref allocator) {
+  using shape = merge_shape<Tuning, Key>;
+  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  // Input positions are needed to break ties (stable) and to move values.
+  constexpr bool track_index = Stable || has_values;
+  if (n < 2) return;
+
+  const int passes = merge_pass_count(n, shape::tile_items);
+  // Everything is allocated before the input is touched.
+  storage_plan layout;
+  const std::size_t alternate_keys_at = layout.reserve<Key>(passes > 0 ? n : 0);
+  const std::size_t alternate_values_at = layout.reserve<Value>(passes > 0 && has_values ? n : 0);
+  temporary_storage storage(allocator, layout.total_bytes(), stream);
+  Key* alternate_keys = storage.at<Key>(alternate_keys_at);
+  Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
+
+  // An even number of passes ends where the tiles were written: so write them in place then.
+  Key* tile_keys = passes % 2 == 0 ? keys : alternate_keys;
+  Value* tile_values = passes % 2 == 0 ? values : alternate_values;
+  const std::size_t tiles = tile_count(n, shape::tile_items);
+  if constexpr (track_index) {
+    sort_tiles<shape, true, Stable><<<unsigned(tiles), shape::tile_threads, 0, stream>>>(
+        keys, tile_keys, values, tile_values, n, 0, comp);
+    detail::check_launch("merge sort: sort_tiles");
+  } else {
+    // Full tiles need no positions; only a short last tile pads, and tracks them.
+    const std::size_t full_tiles = n / shape::tile_items;
+    if (full_tiles > 0) {
+      sort_tiles<shape, false, false><<<unsigned(full_tiles), shape::tile_threads, 0, stream>>>(
+          keys, tile_keys, values, tile_values, n, 0, comp);
+      detail::check_launch("merge sort: sort_tiles");
+    }
+    if (full_tiles < tiles) {
+      sort_tiles<shape, true, false><<<1, shape::tile_threads, 0, stream>>>(
+          keys, tile_keys, values, tile_values, n, full_tiles, comp);
+      detail::check_launch("merge sort: sort_tiles (last tile)");
+    }
+  }
+
+  Key* from_keys = tile_keys;
+  Key* to_keys = passes % 2 == 0 ? alternate_keys : keys;
+  Value* from_values = tile_values;
+  Value* to_values = passes % 2 == 0 ? alternate_values : values;
+  const auto grid = unsigned(tile_count(n, shape::chunk_items));
+  for (int pass = 0; pass < passes; ++pass) {
+    const std::size_t run_width = std::size_t(shape::tile_items) << pass;
+    merge_runs<shape><<<grid, shape::merge_threads, 0, stream>>>(
+        from_keys, to_keys, from_values, to_values, n, run_width, comp);
+    detail::check_launch("merge sort: merge_runs");
+    std::swap(from_keys, to_keys);
+    std::swap(from_values, to_values);
+  }
+}
+
+}  // namespace gpusort::backends::merge

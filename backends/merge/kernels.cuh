@@ -1,0 +1,243 @@
+// Kernels of the comparison sort, in the order they run:
+//   sort_tiles   each block sorts one tile with a bitonic network (bitonic_tile.cuh)
+//   per pass:
+//     merge_runs each block finds its piece of a pair of sorted runs on the merge path
+//                (two warp-wide searches), merges it in shared memory and writes it out.
+//                One launch per pass: the split search is fused into the merge.
+// Values never enter the networks: keys carry their source position, and each value is
+// gathered from there once per kernel.
+#pragma once
+
+#include "../common/tiles.cuh"
+#include "bitonic_tile.cuh"
+#include "merge_path.cuh"
+
+#include <cstddef>
+#include <type_traits>
+
+namespace gpusort::backends::merge {
+
+__host__ __device__ constexpr int power_of_two_at_most(int x) {
+  int p = 1;
+  while (p * 2 <= x) p *= 2;
+  return p;
+}
+
+// The shapes of both kernels for one key type: what Tuning asks for, shrunk to powers of two
+// that fit Tuning::exchange_bytes of shared memory.
+template <class Tuning, class Key>
+struct merge_shape {
+  static constexpr int tile_threads = Tuning::tile_threads;
+  static constexpr int merge_threads = Tuning::merge_threads;
+  static_assert(tile_threads % 32 == 0 && (tile_threads & (tile_threads - 1)) == 0,
+                "tile_threads: a power of two, at least one warp");
+  static_assert(merge_threads >= 64 && (merge_threads & (merge_threads - 1)) == 0,
+                "merge_threads: a power of two, at least two warps (one search each)");
+  // Key plus 2-byte index, and the 1/32 padding.
+  static constexpr int bytes_per_item = int(sizeof(Key) + 2) * 33 / 32 + 1;
+  static constexpr int fitting_tile_items = Tuning::exchange_bytes / (bytes_per_item * tile_threads);
+  static constexpr int fitting_merge_items = Tuning::exchange_bytes / (bytes_per_item * merge_threads);
+  static_assert(fitting_tile_items >= 1 && fitting_merge_items >= 1,
+                "gpusort::merge: the key type is too large for a tile in shared memory; sort "
+                "indices (or a smaller key) with a comparator that looks the keys up");
+  static constexpr int tile_items_per_thread = power_of_two_at_most(
+      Tuning::tile_items_per_thread < fitting_tile_items ? Tuning::tile_items_per_thread
+                                                          : fitting_tile_items);
+  static constexpr int tile_items = tile_threads * tile_items_per_thread;
+  // A merge block's output must lie within one pair of runs: its chunk divides 2 x tile.
+  static constexpr int merge_items_limit =
+      fitting_merge_items < 2 * tile_items / merge_threads ? fitting_merge_items
+                                                           : 2 * tile_items / merge_threads;
+  static constexpr int merge_items_per_thread = power_of_two_at_most(
+      Tuning::merge_items_per_thread < merge_items_limit ? Tuning::merge_items_per_thread
+                                                         : merge_items_limit);
+  static constexpr int chunk_items = merge_threads * merge_items_per_thread;
+  static_assert(tile_items <= 65536 && chunk_items <= 65536, "positions are 16-bit in shared memory");
+};
+
+// Grid: one block per tile, starting at tile `first_tile`. Without TrackIndex every tile
+// must be full. Reads in_*, writes out_*; they may be the same buffers.
+template <class Shape, bool TrackIndex, bool Stable, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(Shape::tile_threads)
+    sort_tiles(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
+               std::size_t n, std::size_t first_tile, Compare comp) {
+  constexpr int threads = Shape::tile_threads;
+  constexpr int items = Shape::tile_items_per_thread;
+  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  __shared__ bitonic_tile_storage<Shape::tile_items, Key, TrackIndex> shared;
+
+  const tile_bounds tile = tile_of(first_tile + blockIdx.x, Shape::tile_items, n);
+  const int thread = int(threadIdx.x);
+
+  // Striped, coalesced loads. Which tile position a key starts in does not matter to a
+  // sorting network; its input position (for ties and values) is `index`.
+  Key keys[items];
+  unsigned index[items];
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    index[i] = unsigned(i * threads + thread);
+    if (int(index[i]) < tile.count) keys[i] = in_keys[tile.begin + index[i]];
+  }
+  const tile_order<Compare, TrackIndex, Stable> order{comp, unsigned(tile.count)};
+  bitonic_sort_tile<threads, items>(keys, index, shared, order);
+
+  // Stage in tile order, then striped, coalesced stores.
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    shared.keys[padded(thread * items + i)] = keys[i];
+    if constexpr (TrackIndex) shared.index[padded(thread * items + i)] = index[i];
+  }
+  __syncthreads();
+  if constexpr (has_values) {
+    static_assert(TrackIndex, "values follow their keys' input positions");
+    Value values[items];
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      const int position = i * threads + thread;
+      if (position < tile.count)
+        values[i] = in_values[tile.begin + shared.index[padded(position)]];
+    }
+    __syncthreads();  // sorting in place: every value is read before any is overwritten
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      const int position = i * threads + thread;
+      if (position < tile.count) out_values[tile.begin + position] = values[i];
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int position = i * threads + thread;
+    if (position < tile.count) out_keys[tile.begin + position] = shared.keys[padded(position)];
+  }
+}
+
+// The merge path split on `diagonal` found by a whole warp: each round, 32 lanes test 32
+// evenly spaced points of the remaining range at once, so a range of R points takes about
+// log32(R) rounds of dependent global loads instead of log2(R).
+template <class Key, class Compare>
+__device__ std::size_t warp_merge_path_split(const Key* a, std::size_t a_count, const Key* b,
+                                             std::size_t b_count, std::size_t diagonal,
+                                             const Compare& comp) {
+  const unsigned lane = threadIdx.x % 32;
+  const split_range range = split_range_of(diagonal, a_count, b_count);
+  std::size_t lowest = range.lowest;
+  std::size_t highest = range.highest;
+  while (lowest < highest) {
+    const std::size_t span = highest - lowest;
+    const auto probe_of = [&](unsigned l) {
+      return lowest + (span <= 32 ? l : span * l / 32);
+    };
+    const std::size_t probe = probe_of(lane);
+    const bool passed = probe >= highest || path_passed(a, b, diagonal, probe, comp);
+    const unsigned ballot = __ballot_sync(0xffffffffu, passed);
+    // path_passed is false below the split and true from it on: the first passing probe
+    // bounds the split from above, the one before it from below.
+    if (ballot == 0) {
+      lowest = span <= 32 ? highest : probe_of(31) + 1;
+    } else {
+      const unsigned first = unsigned(__ffs(int(ballot)) - 1);
+      highest = probe_of(first);
+      if (first > 0) lowest = probe_of(first - 1) + 1;
+    }
+  }
+  return lowest;
+}
+
+template <int ChunkItems, class Key, bool HasValues>
+struct merge_storage {
+  // The block's piece of run a, then its piece of run b; after the merge, reused to stage
+  // the output in order (padded).
+  Key keys[padded(ChunkItems)];
+  // Where each output key came from, in piece coordinates.
+  unsigned short source[HasValues ? padded(ChunkItems) : 1];
+  std::size_t split[2];
+};
+
+// One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
+// chunk_items outputs. Reads in_*, writes out_* (distinct buffers).
+template <class Shape, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(Shape::merge_threads)
+    merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
+               std::size_t n, std::size_t run_width, Compare comp) {
+  constexpr int threads = Shape::merge_threads;
+  constexpr int items = Shape::merge_items_per_thread;
+  constexpr int chunk = Shape::chunk_items;
+  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  __shared__ merge_storage<chunk, Key, has_values> shared;
+  const int thread = int(threadIdx.x);
+
+  // 1. The chunk's pair of runs, and its piece of each, from two merge path searches.
+  const std::size_t out_begin = std::size_t(blockIdx.x) * chunk;
+  const run_pair pair = run_pair_of(out_begin, run_width, n);
+  const Key* a = in_keys + pair.begin;
+  const Key* b = a + pair.a_count;
+  const std::size_t diagonal_begin = out_begin - pair.begin;
+  const std::size_t pair_count = pair.a_count + pair.b_count;
+  const std::size_t diagonal_end =
+      diagonal_begin + chunk < pair_count ? diagonal_begin + chunk : pair_count;
+  if (thread < 64) {
+    const bool at_end = thread >= 32;
+    const std::size_t split = warp_merge_path_split(a, pair.a_count, b, pair.b_count,
+                                                    at_end ? diagonal_end : diagonal_begin, comp);
+    if (thread % 32 == 0) shared.split[at_end] = split;
+  }
+  __syncthreads();
+  const std::size_t a_from = shared.split[0];
+  const std::size_t b_from = diagonal_begin - a_from;
+  const int a_length = int(shared.split[1] - a_from);
+  const int count = int(diagonal_end - diagonal_begin);
+  const int b_length = count - a_length;
+
+  // 2. Load both pieces, coalesced: a's at [0, a_length), b's after it.
+  for (int i = thread; i < count; i += threads)
+    shared.keys[i] = i < a_length ? a[a_from + i] : b[b_from + (i - a_length)];
+  __syncthreads();
+
+  // 3. Each thread merges `items` outputs from its own diagonal of the piece.
+  const Key* piece_a = shared.keys;
+  const Key* piece_b = shared.keys + a_length;
+  const int diagonal = thread * items < count ? thread * items : count;
+  int from_a = int(merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp));
+  int from_b = diagonal - from_a;
+  Key a_key, b_key;
+  if (from_a < a_length) a_key = piece_a[from_a];
+  if (from_b < b_length) b_key = piece_b[from_b];
+  Key merged[items];
+  int source[items];
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    // Ties take a's key: the merge is stable.
+    const bool take_a = from_b >= b_length || (from_a < a_length && !comp(b_key, a_key));
+    merged[i] = take_a ? a_key : b_key;
+    source[i] = take_a ? from_a : a_length + from_b;
+    if (take_a) {
+      if (++from_a < a_length) a_key = piece_a[from_a];
+    } else {
+      if (++from_b < b_length) b_key = piece_b[from_b];
+    }
+  }
+  __syncthreads();  // everyone has read the pieces; the buffer now stages the output
+
+  // 4. Stage in output order, then striped, coalesced stores; values gathered from their
+  //    keys' sources.
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int position = diagonal + i;
+    if (position < count) {
+      shared.keys[padded(position)] = merged[i];
+      if constexpr (has_values) shared.source[padded(position)] = (unsigned short)source[i];
+    }
+  }
+  __syncthreads();
+  for (int i = thread; i < count; i += threads) {
+    out_keys[out_begin + i] = shared.keys[padded(i)];
+    if constexpr (has_values) {
+      const int from = shared.source[padded(i)];
+      out_values[out_begin + i] =
+          from < a_length ? in_values[pair.begin + a_from + from]
+                          : in_values[pair.begin + pair.a_count + b_from + (from - a_length)];
+    }
+  }
+}
+
+}  // namespace gpusort::backends::merge

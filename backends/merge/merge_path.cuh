@@ -1,0 +1,78 @@
+// The index arithmetic of the segmented merge, as pure __host__ __device__ functions so the
+// host tests can check it without a GPU:
+//   - which pair of sorted runs an output range belongs to, and where the two runs lie;
+//   - the merge path split: how many of the first `diagonal` outputs of merge(a, b) come
+//     from a (Odeh, Green, Mwassi, Shmueli, Birk, "Merge Path", 2012);
+//   - how many merge passes a sort of n keys needs after its tiles are sorted.
+#pragma once
+
+#include <cstddef>
+
+namespace gpusort::backends::merge {
+
+// Number of merge passes after the tile sort: each pass halves the number of sorted runs.
+__host__ __device__ constexpr int merge_pass_count(std::size_t n, std::size_t tile_items) {
+  int passes = 0;
+  for (std::size_t runs = (n + tile_items - 1) / tile_items; runs > 1; runs = (runs + 1) / 2)
+    ++passes;
+  return passes;
+}
+
+// In a pass that merges runs of `run_width` keys pairwise, the pair holding output position
+// `output`: run a = [begin, begin + a_count), run b = [begin + a_count, begin + a_count +
+// b_count). The last pair may be short, or have no b run at all.
+struct run_pair {
+  std::size_t begin;
+  std::size_t a_count;
+  std::size_t b_count;
+};
+
+__host__ __device__ constexpr run_pair run_pair_of(std::size_t output, std::size_t run_width,
+                                                   std::size_t n) {
+  const std::size_t begin = output / (2 * run_width) * (2 * run_width);
+  const std::size_t a_end = begin + run_width < n ? begin + run_width : n;
+  const std::size_t b_end = a_end + run_width < n ? a_end + run_width : n;
+  return {begin, a_end - begin, b_end - a_end};
+}
+
+// The range of merge path split points on `diagonal`: at least diagonal - b_count keys come
+// from a, at most min(diagonal, a_count).
+struct split_range {
+  std::size_t lowest;
+  std::size_t highest;
+};
+
+__host__ __device__ constexpr split_range split_range_of(std::size_t diagonal,
+                                                         std::size_t a_count,
+                                                         std::size_t b_count) {
+  return {diagonal > b_count ? diagonal - b_count : 0, diagonal < a_count ? diagonal : a_count};
+}
+
+// Whether the merge path on `diagonal` has left run a before position `from_a`: true when b's
+// key b[diagonal - 1 - from_a] goes strictly before a[from_a]. Ties go to a, which makes the
+// merge stable. False for every from_a below the split, true from the split on.
+template <class KeysA, class KeysB, class Compare>
+__host__ __device__ bool path_passed(const KeysA& a, const KeysB& b, std::size_t diagonal,
+                                     std::size_t from_a, const Compare& comp) {
+  return comp(b[diagonal - 1 - from_a], a[from_a]);
+}
+
+// How many of the first `diagonal` keys of the stable merge of sorted a and b come from a.
+// Binary search on the merge path; a and b are anything indexable (pointers into global or
+// shared memory, host arrays in tests).
+template <class KeysA, class KeysB, class Compare>
+__host__ __device__ std::size_t merge_path_split(const KeysA& a, std::size_t a_count,
+                                                 const KeysB& b, std::size_t b_count,
+                                                 std::size_t diagonal, const Compare& comp) {
+  split_range range = split_range_of(diagonal, a_count, b_count);
+  while (range.lowest < range.highest) {
+    const std::size_t middle = range.lowest + (range.highest - range.lowest) / 2;
+    if (path_passed(a, b, diagonal, middle, comp))
+      range.highest = middle;
+    else
+      range.lowest = middle + 1;
+  }
+  return range.lowest;
+}
+
+}  // namespace gpusort::backends::merge
