@@ -1,5 +1,5 @@
 // Host side of the comparison sort: sizes, the one temporary allocation, the tile sort and
-// the merge passes, ping-ponging between the user's buffers and the alternate ones so that
+// the merge passes (two launches each: split search, merge), ping-ponging between the user's buffers and the alternate ones so that
 // the last pass writes into the user's buffers (no copy back).
 #pragma once
 
@@ -31,9 +31,12 @@ void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStre
   storage_plan layout;
   const std::size_t alternate_keys_at = layout.reserve<Key>(passes > 0 ? n : 0);
   const std::size_t alternate_values_at = layout.reserve<Value>(passes > 0 && has_values ? n : 0);
+  const std::size_t merge_blocks = tile_count(n, shape::chunk_items);
+  const std::size_t splits_at = layout.reserve<std::size_t>(passes > 0 ? merge_blocks : 0);
   temporary_storage storage(allocator, layout.total_bytes(), stream);
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
   Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
+  auto* splits = storage.at<std::size_t>(splits_at);
 
   // An even number of passes ends where the tiles were written: so write them in place then.
   Key* tile_keys = passes % 2 == 0 ? keys : alternate_keys;
@@ -62,11 +65,15 @@ void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStre
   Key* to_keys = passes % 2 == 0 ? alternate_keys : keys;
   Value* from_values = tile_values;
   Value* to_values = passes % 2 == 0 ? alternate_values : values;
-  const auto grid = unsigned(tile_count(n, shape::chunk_items));
+  constexpr int search_threads = 128;
+  const auto search_grid = unsigned(tile_count(merge_blocks, search_threads));
   for (int pass = 0; pass < passes; ++pass) {
     const std::size_t run_width = std::size_t(shape::tile_items) << pass;
-    merge_runs<shape><<<grid, shape::merge_threads, 0, stream>>>(
-        from_keys, to_keys, from_values, to_values, n, run_width, comp);
+    find_splits<shape><<<search_grid, search_threads, 0, stream>>>(from_keys, n, run_width,
+                                                                   merge_blocks, splits, comp);
+    detail::check_launch("merge sort: find_splits");
+    merge_runs<shape><<<unsigned(merge_blocks), shape::merge_threads, 0, stream>>>(
+        from_keys, to_keys, from_values, to_values, n, run_width, splits, comp);
     detail::check_launch("merge sort: merge_runs");
     std::swap(from_keys, to_keys);
     std::swap(from_values, to_values);

@@ -1,9 +1,12 @@
 // Kernels of the comparison sort, in the order they run:
 //   sort_tiles   each block sorts one tile with a bitonic network (bitonic_tile.cuh)
 //   per pass:
-//     merge_runs each block finds its piece of a pair of sorted runs on the merge path
-//                (two warp-wide searches), merges it in shared memory and writes it out.
-//                One launch per pass: the split search is fused into the merge.
+//     find_splits   one thread per merge block finds where the block's output range
+//                   starts on the merge path of its pair of runs
+//     merge_runs    each block loads its pieces of the two runs, merges them in shared
+//                   memory and writes the result out, coalesced.
+//   The searches get a launch of their own: fused into merge_runs, every block waited on
+//   several dependent global loads before its first useful one.
 // Values never enter the networks: keys carry their source position, and each value is
 // gathered from there once per kernel.
 #pragma once
@@ -31,8 +34,8 @@ struct merge_shape {
   static constexpr int merge_threads = Tuning::merge_threads;
   static_assert(tile_threads % 32 == 0 && (tile_threads & (tile_threads - 1)) == 0,
                 "tile_threads: a power of two, at least one warp");
-  static_assert(merge_threads >= 64 && (merge_threads & (merge_threads - 1)) == 0,
-                "merge_threads: a power of two, at least two warps (one search each)");
+  static_assert(merge_threads % 32 == 0 && (merge_threads & (merge_threads - 1)) == 0,
+                "merge_threads: a power of two, at least one warp");
   // Key plus 2-byte index, and the 1/32 padding.
   static constexpr int bytes_per_item = int(sizeof(Key) + 2) * 33 / 32 + 1;
   static constexpr int fitting_tile_items = Tuning::exchange_bytes / (bytes_per_item * tile_threads);
@@ -76,7 +79,8 @@ __global__ void __launch_bounds__(Shape::tile_threads)
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     index[i] = unsigned(i * threads + thread);
-    if (int(index[i]) < tile.count) keys[i] = in_keys[tile.begin + index[i]];
+    // Padding: a copy of the tile's first key (see tile_order).
+    keys[i] = in_keys[tile.begin + (int(index[i]) < tile.count ? index[i] : 0u)];
   }
   const tile_order<Compare, TrackIndex, Stable> order{comp, unsigned(tile.count)};
   bitonic_sort_tile<threads, items>(keys, index, shared, order);
@@ -111,36 +115,20 @@ __global__ void __launch_bounds__(Shape::tile_threads)
   }
 }
 
-// The merge path split on `diagonal` found by a whole warp: each round, 32 lanes test 32
-// evenly spaced points of the remaining range at once, so a range of R points takes about
-// log32(R) rounds of dependent global loads instead of log2(R).
-template <class Key, class Compare>
-__device__ std::size_t warp_merge_path_split(const Key* a, std::size_t a_count, const Key* b,
-                                             std::size_t b_count, std::size_t diagonal,
-                                             const Compare& comp) {
-  const unsigned lane = threadIdx.x % 32;
-  const split_range range = split_range_of(diagonal, a_count, b_count);
-  std::size_t lowest = range.lowest;
-  std::size_t highest = range.highest;
-  while (lowest < highest) {
-    const std::size_t span = highest - lowest;
-    const auto probe_of = [&](unsigned l) {
-      return lowest + (span <= 32 ? l : span * l / 32);
-    };
-    const std::size_t probe = probe_of(lane);
-    const bool passed = probe >= highest || path_passed(a, b, diagonal, probe, comp);
-    const unsigned ballot = __ballot_sync(0xffffffffu, passed);
-    // path_passed is false below the split and true from it on: the first passing probe
-    // bounds the split from above, the one before it from below.
-    if (ballot == 0) {
-      lowest = span <= 32 ? highest : probe_of(31) + 1;
-    } else {
-      const unsigned first = unsigned(__ffs(int(ballot)) - 1);
-      highest = probe_of(first);
-      if (first > 0) lowest = probe_of(first - 1) + 1;
-    }
-  }
-  return lowest;
+// Grid: one thread per merge block. splits[block] = how many of the keys before the block's
+// first output position, within its pair of runs, come from run a. A plain binary search per
+// thread: the upper levels of all searches in a pair share cache lines; a warp-wide 32-way
+// search per block was tried and read several times more memory (26 us per pass at 2^26).
+template <class Shape, class Key, class Compare>
+__global__ void find_splits(const Key* keys, std::size_t n, std::size_t run_width,
+                            std::size_t merge_blocks, std::size_t* splits, Compare comp) {
+  const std::size_t block = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (block >= merge_blocks) return;
+  const std::size_t out_begin = block * Shape::chunk_items;
+  const run_pair pair = run_pair_of(out_begin, run_width, n);
+  const Key* a = keys + pair.begin;
+  splits[block] = merge_path_split(a, pair.a_count, a + pair.a_count, pair.b_count,
+                                   out_begin - pair.begin, comp);
 }
 
 template <int ChunkItems, class Key, bool HasValues>
@@ -150,15 +138,14 @@ struct merge_storage {
   Key keys[padded(ChunkItems)];
   // Where each output key came from, in piece coordinates.
   unsigned short source[HasValues ? padded(ChunkItems) : 1];
-  std::size_t split[2];
 };
 
 // One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
-// chunk_items outputs. Reads in_*, writes out_* (distinct buffers).
+// chunk_items outputs; `splits` from find_splits. Reads in_*, writes out_* (distinct buffers).
 template <class Shape, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::merge_threads)
     merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-               std::size_t n, std::size_t run_width, Compare comp) {
+               std::size_t n, std::size_t run_width, const std::size_t* splits, Compare comp) {
   constexpr int threads = Shape::merge_threads;
   constexpr int items = Shape::merge_items_per_thread;
   constexpr int chunk = Shape::chunk_items;
@@ -166,7 +153,8 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   __shared__ merge_storage<chunk, Key, has_values> shared;
   const int thread = int(threadIdx.x);
 
-  // 1. The chunk's pair of runs, and its piece of each, from two merge path searches.
+  // 1. The chunk's pair of runs, and its piece of each. A chunk lies within one pair; it
+  //    ends where the next one starts, or at the end of its pair.
   const std::size_t out_begin = std::size_t(blockIdx.x) * chunk;
   const run_pair pair = run_pair_of(out_begin, run_width, n);
   const Key* a = in_keys + pair.begin;
@@ -175,29 +163,34 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   const std::size_t pair_count = pair.a_count + pair.b_count;
   const std::size_t diagonal_end =
       diagonal_begin + chunk < pair_count ? diagonal_begin + chunk : pair_count;
-  if (thread < 64) {
-    const bool at_end = thread >= 32;
-    const std::size_t split = warp_merge_path_split(a, pair.a_count, b, pair.b_count,
-                                                    at_end ? diagonal_end : diagonal_begin, comp);
-    if (thread % 32 == 0) shared.split[at_end] = split;
-  }
-  __syncthreads();
-  const std::size_t a_from = shared.split[0];
+  const std::size_t a_from = splits[blockIdx.x];
+  const std::size_t a_to = diagonal_end == pair_count ? pair.a_count : splits[blockIdx.x + 1];
   const std::size_t b_from = diagonal_begin - a_from;
-  const int a_length = int(shared.split[1] - a_from);
+  const int a_length = int(a_to - a_from);
   const int count = int(diagonal_end - diagonal_begin);
   const int b_length = count - a_length;
 
-  // 2. Load both pieces, coalesced: a's at [0, a_length), b's after it.
-  for (int i = thread; i < count; i += threads)
-    shared.keys[i] = i < a_length ? a[a_from + i] : b[b_from + (i - a_length)];
+  // 2. Load both pieces, coalesced: a's at [0, a_length), b's after it. Unrolled into
+  //    registers first, so that all of a thread's loads are in flight at once.
+  Key loaded[items];
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int position = i * threads + thread;
+    if (position < count)
+      loaded[i] = position < a_length ? a[a_from + position] : b[b_from + (position - a_length)];
+  }
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int position = i * threads + thread;
+    if (position < count) shared.keys[position] = loaded[i];
+  }
   __syncthreads();
 
   // 3. Each thread merges `items` outputs from its own diagonal of the piece.
   const Key* piece_a = shared.keys;
   const Key* piece_b = shared.keys + a_length;
   const int diagonal = thread * items < count ? thread * items : count;
-  int from_a = int(merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp));
+  int from_a = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
   int from_b = diagonal - from_a;
   Key a_key, b_key;
   if (from_a < a_length) a_key = piece_a[from_a];
@@ -229,13 +222,27 @@ __global__ void __launch_bounds__(Shape::merge_threads)
     }
   }
   __syncthreads();
-  for (int i = thread; i < count; i += threads) {
-    out_keys[out_begin + i] = shared.keys[padded(i)];
-    if constexpr (has_values) {
-      const int from = shared.source[padded(i)];
-      out_values[out_begin + i] =
-          from < a_length ? in_values[pair.begin + a_from + from]
-                          : in_values[pair.begin + pair.a_count + b_from + (from - a_length)];
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int position = i * threads + thread;
+    if (position < count) out_keys[out_begin + position] = shared.keys[padded(position)];
+  }
+  if constexpr (has_values) {
+    const Value* a_values = in_values + pair.begin + a_from;
+    const Value* b_values = in_values + pair.begin + pair.a_count + b_from;
+    Value values[items];
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      const int position = i * threads + thread;
+      if (position < count) {
+        const int from = shared.source[padded(position)];
+        values[i] = from < a_length ? a_values[from] : b_values[from - a_length];
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      const int position = i * threads + thread;
+      if (position < count) out_values[out_begin + position] = values[i];
     }
   }
 }

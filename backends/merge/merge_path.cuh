@@ -36,37 +36,39 @@ __host__ __device__ constexpr run_pair run_pair_of(std::size_t output, std::size
 }
 
 // The range of merge path split points on `diagonal`: at least diagonal - b_count keys come
-// from a, at most min(diagonal, a_count).
+// from a, at most min(diagonal, a_count). Index is std::size_t for global memory, int for a
+// block's piece in shared memory (cheaper arithmetic).
+template <class Index>
 struct split_range {
-  std::size_t lowest;
-  std::size_t highest;
+  Index lowest;
+  Index highest;
 };
 
-__host__ __device__ constexpr split_range split_range_of(std::size_t diagonal,
-                                                         std::size_t a_count,
-                                                         std::size_t b_count) {
-  return {diagonal > b_count ? diagonal - b_count : 0, diagonal < a_count ? diagonal : a_count};
+template <class Index>
+__host__ __device__ constexpr split_range<Index> split_range_of(Index diagonal, Index a_count,
+                                                                Index b_count) {
+  return {diagonal > b_count ? Index(diagonal - b_count) : Index(0),
+          diagonal < a_count ? diagonal : a_count};
 }
 
 // Whether the merge path on `diagonal` has left run a before position `from_a`: true when b's
 // key b[diagonal - 1 - from_a] goes strictly before a[from_a]. Ties go to a, which makes the
 // merge stable. False for every from_a below the split, true from the split on.
-template <class KeysA, class KeysB, class Compare>
-__host__ __device__ bool path_passed(const KeysA& a, const KeysB& b, std::size_t diagonal,
-                                     std::size_t from_a, const Compare& comp) {
+template <class KeysA, class KeysB, class Index, class Compare>
+__host__ __device__ bool path_passed(const KeysA& a, const KeysB& b, Index diagonal,
+                                     Index from_a, const Compare& comp) {
   return comp(b[diagonal - 1 - from_a], a[from_a]);
 }
 
 // How many of the first `diagonal` keys of the stable merge of sorted a and b come from a.
 // Binary search on the merge path; a and b are anything indexable (pointers into global or
 // shared memory, host arrays in tests).
-template <class KeysA, class KeysB, class Compare>
-__host__ __device__ std::size_t merge_path_split(const KeysA& a, std::size_t a_count,
-                                                 const KeysB& b, std::size_t b_count,
-                                                 std::size_t diagonal, const Compare& comp) {
-  split_range range = split_range_of(diagonal, a_count, b_count);
+template <class KeysA, class KeysB, class Index, class Compare>
+__host__ __device__ Index merge_path_split(const KeysA& a, Index a_count, const KeysB& b,
+                                           Index b_count, Index diagonal, const Compare& comp) {
+  split_range<Index> range = split_range_of(diagonal, a_count, b_count);
   while (range.lowest < range.highest) {
-    const std::size_t middle = range.lowest + (range.highest - range.lowest) / 2;
+    const Index middle = range.lowest + (range.highest - range.lowest) / 2;
     if (path_passed(a, b, diagonal, middle, comp))
       range.highest = middle;
     else

@@ -1,0 +1,148 @@
+// The merge backend's index arithmetic, checked on the host: run pairs, merge path splits,
+// pass counts, shared-memory padding and kernel shapes.
+#include <backends/merge/kernels.cuh>
+#include <backends/merge/merge_path.cuh>
+#include <gpusort/functional.cuh>
+#include <policies/tuning/sm90.cuh>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <vector>
+
+namespace merge = gpusort::backends::merge;
+
+TEST(MergePath, PassCountHalvesTheRunsUntilOneIsLeft) {
+  EXPECT_EQ(merge::merge_pass_count(0, 2048), 0);
+  EXPECT_EQ(merge::merge_pass_count(1, 2048), 0);
+  EXPECT_EQ(merge::merge_pass_count(2048, 2048), 0);
+  EXPECT_EQ(merge::merge_pass_count(2049, 2048), 1);
+  EXPECT_EQ(merge::merge_pass_count(4096, 2048), 1);
+  EXPECT_EQ(merge::merge_pass_count(4097, 2048), 2);
+  EXPECT_EQ(merge::merge_pass_count(3 * 2048, 2048), 2);
+  EXPECT_EQ(merge::merge_pass_count(std::size_t(1) << 33, 2048), 22);
+  EXPECT_EQ(merge::merge_pass_count((std::size_t(1) << 33) + 1, 2048), 23);
+}
+
+TEST(MergePath, RunPairsCoverTheInputAndShortenAtTheEnd) {
+  // n = 10, runs of 3: pairs [0,3)+[3,6), [6,9)+[9,10).
+  const merge::run_pair first = merge::run_pair_of(4, 3, 10);
+  EXPECT_EQ(first.begin, 0u);
+  EXPECT_EQ(first.a_count, 3u);
+  EXPECT_EQ(first.b_count, 3u);
+  const merge::run_pair last = merge::run_pair_of(9, 3, 10);
+  EXPECT_EQ(last.begin, 6u);
+  EXPECT_EQ(last.a_count, 3u);
+  EXPECT_EQ(last.b_count, 1u);
+  // n = 8, runs of 3: the last pair is [6,8) with no b run.
+  const merge::run_pair lone = merge::run_pair_of(7, 3, 8);
+  EXPECT_EQ(lone.begin, 6u);
+  EXPECT_EQ(lone.a_count, 2u);
+  EXPECT_EQ(lone.b_count, 0u);
+  // Beyond 2^32 elements the offsets stay exact.
+  const std::size_t big = (std::size_t(1) << 33) + 5;
+  const merge::run_pair high = merge::run_pair_of(big - 1, std::size_t(1) << 31, big);
+  EXPECT_EQ(high.begin, std::size_t(1) << 33);
+  EXPECT_EQ(high.a_count, 5u);
+  EXPECT_EQ(high.b_count, 0u);
+}
+
+// How many of the first `diagonal` outputs of std::merge (stable: a first on ties) come
+// from a, by tagging each key with the run it came from.
+template <class Key, class Compare>
+std::size_t reference_split(const std::vector<Key>& a, const std::vector<Key>& b,
+                            std::size_t diagonal, Compare comp) {
+  struct tagged {
+    Key key;
+    bool from_a;
+  };
+  std::vector<tagged> ta, tb, merged;
+  for (const Key& k : a) ta.push_back({k, true});
+  for (const Key& k : b) tb.push_back({k, false});
+  std::merge(ta.begin(), ta.end(), tb.begin(), tb.end(), std::back_inserter(merged),
+             [&](const tagged& x, const tagged& y) { return comp(x.key, y.key); });
+  return std::count_if(merged.begin(), merged.begin() + diagonal,
+                       [](const tagged& t) { return t.from_a; });
+}
+
+template <class Compare>
+void expect_splits_match_std_merge(std::size_t a_count, std::size_t b_count, int distinct,
+                                   std::uint32_t seed, Compare comp) {
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> value(0, distinct - 1);
+  std::vector<int> a(a_count), b(b_count);
+  for (int& x : a) x = value(random);
+  for (int& x : b) x = value(random);
+  std::sort(a.begin(), a.end(), comp);
+  std::sort(b.begin(), b.end(), comp);
+  for (std::size_t diagonal = 0; diagonal <= a_count + b_count; ++diagonal) {
+    const std::size_t split =
+        merge::merge_path_split(a.data(), a_count, b.data(), b_count, diagonal, comp);
+    ASSERT_EQ(split, reference_split(a, b, diagonal, comp))
+        << "a_count=" << a_count << " b_count=" << b_count << " distinct=" << distinct
+        << " diagonal=" << diagonal;
+    // The shared-memory flavour (int positions) agrees.
+    ASSERT_EQ(std::size_t(merge::merge_path_split(a.data(), int(a_count), b.data(), int(b_count),
+                                                  int(diagonal), comp)),
+              split);
+  }
+}
+
+TEST(MergePath, SplitsMatchStdMergeWithTiesGoingToA) {
+  for (std::size_t a_count : {0, 1, 2, 7, 64})
+    for (std::size_t b_count : {0, 1, 3, 8, 65})
+      for (int distinct : {1, 3, 1000}) {
+        expect_splits_match_std_merge(a_count, b_count, distinct, 17u, gpusort::less<>());
+        expect_splits_match_std_merge(a_count, b_count, distinct, 18u, gpusort::greater<>());
+      }
+}
+
+TEST(MergePath, SplitRangeIsWhereTheDiagonalCrossesBothRuns) {
+  const auto inside = merge::split_range_of<std::size_t>(5, 10, 10);
+  EXPECT_EQ(inside.lowest, 0u);
+  EXPECT_EQ(inside.highest, 5u);
+  const auto late = merge::split_range_of<std::size_t>(15, 10, 8);
+  EXPECT_EQ(late.lowest, 7u);
+  EXPECT_EQ(late.highest, 10u);
+}
+
+// The padding claim of bitonic_tile.cuh: 32 lanes touching position lane * items + i hit 32
+// different banks (4-byte words), for every power-of-two items a tile may use.
+TEST(MergeTile, PaddedPositionsAreFreeOfBankConflicts) {
+  for (int items = 1; items <= 32; items *= 2)
+    for (int i = 0; i < items; ++i) {
+      std::set<int> banks;
+      for (int lane = 0; lane < 32; ++lane) banks.insert(merge::padded(lane * items + i) % 32);
+      EXPECT_EQ(banks.size(), 32u) << "items=" << items << " i=" << i;
+    }
+}
+
+template <class Key>
+void expect_consistent_shape() {
+  using shape = merge::merge_shape<gpusort::merge_tuning_sm90, Key>;
+  const int tile = shape::tile_items;
+  const int chunk = shape::chunk_items;
+  EXPECT_EQ(tile & (tile - 1), 0) << "bitonic tiles are powers of two";
+  EXPECT_EQ(chunk & (chunk - 1), 0);
+  EXPECT_EQ((2 * tile) % chunk, 0) << "a merge chunk must lie in one pair of runs";
+  EXPECT_LE(sizeof(merge::bitonic_tile_storage<shape::tile_items, Key, true>), 48u * 1024);
+  EXPECT_LE(sizeof(merge::merge_storage<shape::chunk_items, Key, true>), 48u * 1024);
+}
+
+struct forty_bytes {
+  char bytes[40];
+};
+struct big_key {
+  char bytes[150];
+};
+
+TEST(MergeTile, ShapesArePowersOfTwoThatFitSharedMemory) {
+  expect_consistent_shape<std::uint8_t>();
+  expect_consistent_shape<std::uint32_t>();
+  expect_consistent_shape<double>();
+  expect_consistent_shape<forty_bytes>();
+  expect_consistent_shape<big_key>();
+}
