@@ -6,11 +6,16 @@ Usage:
     scripts/bench_table.py results.json > table.md
 
 Benchmark names are <op>/<backend>/<type>/<distribution>/<n> (Google Benchmark may append
-/manual_time); backends whose name starts with "cub_" are the references. Writes:
+/manual_time); backends whose name starts with "cub_" are the references: a gpusort
+backend is compared with cub_<backend> (radix with cub_radix, merge with cub_merge), or, where
+that did not run, with the only CUB backend of the same op, type and distribution. For each
+reference (one after the other, in the order they ran) writes:
   1. throughput: for each gpusort backend, "gpusort / CUB G keys/s (gpusort ÷ CUB)"
      against the CUB backend of the same op, type, distribution and size;
   2. gpusort's achieved GB/s under the bench's model: n * (key + value bytes) * 2 / time,
      the floor of one read and one write of the data.
+Each pair of tables has the sizes its rows ran at (the radix rows 2^10..2^28, the merge rows
+2^16..2^26).
 With --benchmark_repetitions the median aggregate is used; otherwise the median of the runs.
 Python 3 standard library only.
 """
@@ -20,6 +25,7 @@ import statistics
 import sys
 
 REFERENCE_PREFIX = "cub_"
+REFERENCE_TITLES = {"cub_radix": "radix sort", "cub_merge": "merge sort"}
 TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
 
 
@@ -87,76 +93,87 @@ def markdown_table(header, rows):
     return "\n".join(lines)
 
 
+def reference_backend(results, op, backend, key_type, distribution):
+    """The CUB backend a gpusort backend's row is compared with: cub_<backend> when it ran
+    for that op, type and distribution (radix -> cub_radix, merge -> cub_merge), else the
+    only CUB backend that did, else None."""
+    ran = {r_backend for (r_op, r_backend, r_type, r_dist, _) in results
+           if (r_op, r_type, r_dist) == (op, key_type, distribution) and
+           r_backend.startswith(REFERENCE_PREFIX)}
+    if REFERENCE_PREFIX + backend in ran:
+        return REFERENCE_PREFIX + backend
+    return ran.pop() if len(ran) == 1 else None
+
+
 def build_tables(data):
     context = data.get("context", {})
     results = collect(data.get("benchmarks", []))
 
-    sizes = sorted({key[4] for key in results})
-    # Rows in the order the benchmarks ran: (op, gpusort backend, type, distribution).
-    row_keys = []
+    # Rows in the order the benchmarks ran: (op, gpusort backend, type, distribution), grouped
+    # by the CUB backend they are compared with (one pair of tables per group, in run order).
+    groups = {}
     for key in results:
         row = key[:4]
-        if not row[1].startswith(REFERENCE_PREFIX) and row not in row_keys:
-            row_keys.append(row)
+        if row[1].startswith(REFERENCE_PREFIX):
+            continue
+        rows = groups.setdefault(reference_backend(results, *row), [])
+        if row not in rows:
+            rows.append(row)
 
-    def reference_for(op, key_type, distribution, n):
-        for (r_op, r_backend, r_type, r_dist, r_n), result in results.items():
-            if (r_op, r_type, r_dist, r_n) == (op, key_type, distribution, n) and \
-                    r_backend.startswith(REFERENCE_PREFIX):
-                return r_backend, result
-        return None, None
-
-    size_header = [fmt_size(n) for n in sizes]
-    speed_rows, bandwidth_rows, references = [], [], set()
-    for op, backend, key_type, distribution in row_keys:
-        speed_cells, bandwidth_cells = [], []
-        for n in sizes:
-            mine = results.get((op, backend, key_type, distribution, n))
-            ref_backend, ref = reference_for(op, key_type, distribution, n)
-            if ref_backend:
-                references.add(ref_backend)
-            if mine is None:
-                speed_cells.append("")
-                bandwidth_cells.append("")
-                continue
-            if "error" in mine:
-                speed_cells.append("error")
-                bandwidth_cells.append("error")
-                continue
-            mine_g = mine["keys_per_s"] / 1e9 if mine["keys_per_s"] else None
-            ref_g = ref["keys_per_s"] / 1e9 if ref and ref.get("keys_per_s") else None
-            cell = f"{fmt_rate(mine_g)} / {fmt_rate(ref_g)}"
-            if mine_g and ref_g:
-                cell += f" ({mine_g / ref_g:.2f}×)"
-            speed_cells.append(cell)
-            bandwidth_cells.append(fmt_rate(mine.get("gbps")))
-        label = [op, backend, key_type, distribution]
-        speed_rows.append(label + speed_cells)
-        bandwidth_rows.append(label + bandwidth_cells)
-
+    reference_names = [REFERENCE_TITLES.get(ref, ref) for ref in groups if ref]
+    title = " and ".join(f"CUB {name}" for name in reference_names) or "CUB"
     gpu = context.get("gpu", "unknown GPU")
     date = context.get("date", "unknown date")
     facts = [f"GPU: {gpu}", f"date: {date}"]
     for field, label in (("cuda_runtime", "CUDA"), ("cub", "CUB")):
         if field in context:
             facts.append(f"{label} {context[field]}")
+    out = [f"# gpusort vs {title}", "", " · ".join(facts)]
 
-    reference = " / ".join(sorted(references)) or "no CUB reference found"
     label_header = ["op", "backend", "type", "dist"]
-    out = [
-        "# gpusort vs CUB radix sort",
-        "",
-        " · ".join(facts),
-        "",
-        f"## Throughput: gpusort / {reference} in G keys/s (gpusort ÷ CUB: above 1 is faster)",
-        "",
-        markdown_table(label_header + size_header, speed_rows),
-        "",
-        "## gpusort achieved GB/s: n × (key + value bytes) × 2 / time "
-        "(the floor: one read and one write)",
-        "",
-        markdown_table(label_header + size_header, bandwidth_rows),
-    ]
+    for reference, row_keys in groups.items() or [(None, [])]:
+        # The sizes of this group's gpusort rows and their reference (all sizes when no row).
+        members = {(op, b, t, d) for (op, b, t, d) in row_keys}
+        members |= {(op, reference, t, d) for (op, _, t, d) in row_keys}
+        sizes = sorted({key[4] for key in results if not row_keys or key[:4] in members})
+        size_header = [fmt_size(n) for n in sizes]
+        speed_rows, bandwidth_rows = [], []
+        for op, backend, key_type, distribution in row_keys:
+            speed_cells, bandwidth_cells = [], []
+            for n in sizes:
+                mine = results.get((op, backend, key_type, distribution, n))
+                ref = results.get((op, reference, key_type, distribution, n))
+                if mine is None:
+                    speed_cells.append("")
+                    bandwidth_cells.append("")
+                    continue
+                if "error" in mine:
+                    speed_cells.append("error")
+                    bandwidth_cells.append("error")
+                    continue
+                mine_g = mine["keys_per_s"] / 1e9 if mine["keys_per_s"] else None
+                ref_g = ref["keys_per_s"] / 1e9 if ref and ref.get("keys_per_s") else None
+                cell = f"{fmt_rate(mine_g)} / {fmt_rate(ref_g)}"
+                if mine_g and ref_g:
+                    cell += f" ({mine_g / ref_g:.2f}×)"
+                speed_cells.append(cell)
+                bandwidth_cells.append(fmt_rate(mine.get("gbps")))
+            label = [op, backend, key_type, distribution]
+            speed_rows.append(label + speed_cells)
+            bandwidth_rows.append(label + bandwidth_cells)
+
+        out += [
+            "",
+            f"## Throughput: gpusort / {reference or 'no CUB reference found'} in G keys/s "
+            "(gpusort ÷ CUB: above 1 is faster)",
+            "",
+            markdown_table(label_header + size_header, speed_rows),
+            "",
+            "## gpusort achieved GB/s: n × (key + value bytes) × 2 / time "
+            "(the floor: one read and one write)",
+            "",
+            markdown_table(label_header + size_header, bandwidth_rows),
+        ]
     errors = [(key, r["error"]) for key, r in results.items() if "error" in r]
     if errors:
         out += ["", "## Errors", ""]

@@ -53,7 +53,7 @@ for step in "$@"; do
       filter=${step#bench}; filter=${filter#=}
       $build/bench/gpusort_bench --benchmark_out="$out/bench.json" --benchmark_out_format=json \
         ${filter:+--benchmark_filter="$filter"} > "$out/bench.log" 2>&1
-      summary+=("bench: exit $? ($(grep -c '^sort' "$out/bench.log") rows)")
+      summary+=("bench: exit $? ($(grep -cE '^(stable_)?sort' "$out/bench.log") rows)")
       python3 scripts/bench_table.py "$out/bench.json" > "$out/bench.md" 2>&1 && cat "$out/bench.md"
       ;;
     *) echo "unknown step $step"; exit 2 ;;

@@ -4,6 +4,9 @@
 
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
+#include "keys_only.cuh"
+
+#include <gpusort/functional.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
 
@@ -16,9 +19,6 @@
 
 namespace gpusort_bench {
 
-// Value type of a keys-only sort.
-struct keys_only {};
-
 // Sorts n keys (and values, unless Value is keys_only) from the input buffers into the
 // output buffers: SortKeys / SortPairs, out-of-place form, all key bits, ascending.
 // CUB leaves the input untouched and allocates its ping-pong buffer in temp storage.
@@ -26,6 +26,14 @@ template <class Key, class Value = keys_only>
 class cub_radix_sorter {
  public:
   static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
+  // What sort_case needs to know of a reference: the order it sorts in, as the comparator
+  // gpusort is given (all key bits, ascending: gpusort::less<> for these keys); whether it
+  // stands for a stable_ op (no: SortKeys / SortPairs are timed against gpusort's sort /
+  // sort_by_key, although a radix sort's output is stable all the same); and whether it
+  // sorts in place (no: out of place, from the work buffers into its own).
+  using compare_type = gpusort::less<>;
+  static constexpr bool op_is_stable = false;
+  static constexpr bool in_place = false;
 
   cub_radix_sorter(std::size_t n, cudaStream_t stream) : n_(checked_count(n)), stream_(stream) {
     std::size_t bytes = 0;

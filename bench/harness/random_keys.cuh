@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuda_check.cuh"
+#include "struct_key.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -21,8 +22,8 @@ __host__ __device__ inline std::uint64_t mix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// 64 random bits -> a key uniform over the type's range (floats: uniform in [-1e6, 1e6),
-// as in docs/anchors.md; never NaN, never -0.0).
+// 64 random bits -> a key uniform over the type's range (floating point: uniform in
+// [-1e6, 1e6), as in docs/anchors.md; never NaN, never -0.0).
 __device__ inline std::uint32_t uniform_key(std::uint64_t bits, std::uint32_t*) {
   return static_cast<std::uint32_t>(bits >> 32);
 }
@@ -30,6 +31,15 @@ __device__ inline std::uint64_t uniform_key(std::uint64_t bits, std::uint64_t*) 
 __device__ inline float uniform_key(std::uint64_t bits, float*) {
   const float unit = static_cast<float>(bits >> 40) * 0x1p-24f;  // 24 random bits in [0, 1)
   return -1.0e6f + 2.0e6f * unit;
+}
+__device__ inline double uniform_key(std::uint64_t bits, double*) {
+  const double unit = static_cast<double>(bits >> 11) * 0x1p-53;  // 53 random bits in [0, 1)
+  return -1.0e6 + 2.0e6 * unit;
+}
+// major: 4096 distinct values (the top 12 bits), so about n / 4096 keys share each and minor
+// (the low 32 bits) decides among them; tag: 32 more bits, payload only.
+__device__ inline s16_key uniform_key(std::uint64_t bits, s16_key*) {
+  return {bits >> 52, static_cast<std::uint32_t>(bits), static_cast<std::uint32_t>(mix64(bits) >> 32)};
 }
 
 template <class Key>
@@ -54,7 +64,7 @@ inline unsigned int fill_grid(std::size_t n) {
 
 }  // namespace detail
 
-// keys[i] = a uniformly random key (u32, u64 or f32), a pure function of (seed, i).
+// keys[i] = a uniformly random key (u32, u64, f32, f64 or s16_key), a pure function of (seed, i).
 template <class Key>
 void fill_uniform(Key* keys, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
   detail::fill_uniform_kernel<<<detail::fill_grid(n), 256, 0, stream>>>(keys, n, seed);

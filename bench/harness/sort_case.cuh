@@ -1,16 +1,25 @@
 // One benchmark case: n uniformly random keys (and index values) of one type, generated once
-// on the device, and everything needed to sort them with gpusort and with CUB the same way.
+// on the device, and everything needed to sort them with gpusort and with a CUB reference the
+// same way: the same data, the same order (the reference's comparator), the same op.
 //
 //   source   the pristine input, never sorted
-//   work     refreshed from source before every sort; gpusort sorts it in place, CUB reads it
-//   cub_out  CUB's output (its out-of-place form)
+//   work     refreshed from source before every sort; gpusort sorts it in place, and so does
+//            an in-place reference (cub::DeviceMergeSort); an out-of-place one
+//            (cub::DeviceRadixSort) reads it
+//   cub_out  an out-of-place reference's output (not allocated for an in-place one)
+//
+// The reference (Reference: cub_radix_sorter, the default, or cub_merge_sorter) says which
+// comparator both sort by (compare_type), whether the op is the stable_ one (op_is_stable),
+// and whether it sorts in place (in_place).
 #pragma once
 
 #include "cub_radix.cuh"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
+#include "keys_only.cuh"
 #include "pool_allocator.cuh"
 #include "random_keys.cuh"
+#include "struct_key.cuh"
 
 #include <gpusort/sort.cuh>
 
@@ -31,6 +40,8 @@ const char* type_name() {
   if constexpr (std::is_same_v<T, std::uint32_t>) return "u32";
   else if constexpr (std::is_same_v<T, std::uint64_t>) return "u64";
   else if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, double>) return "f64";
+  else if constexpr (std::is_same_v<T, s16_key>) return "s16";
   else static_assert(sizeof(T) == 0, "add a name for this type");
 }
 
@@ -41,11 +52,19 @@ std::string case_type_name() {
   else return std::string(type_name<Key>()) + "+" + type_name<Value>();
 }
 
-template <class Key, class Value = keys_only>
+template <class Key, class Value = keys_only, class Reference = cub_radix_sorter<Key, Value>>
 class sort_case {
  public:
+  using compare_type = typename Reference::compare_type;
+  static constexpr bool stable = Reference::op_is_stable;
   static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
+  static constexpr bool reference_in_place = Reference::in_place;
   static constexpr std::size_t bytes_per_item = sizeof(Key) + (has_values ? sizeof(Value) : 0);
+
+  // The op field of benchmark names: the gpusort call that is timed.
+  static std::string op_name() {
+    return std::string(stable ? "stable_" : "") + (has_values ? "sort_by_key" : "sort");
+  }
 
   // Allocates everything (CUB's temp storage included) and generates the input; returns
   // once the input is on the device.
@@ -53,7 +72,7 @@ class sort_case {
       : n_(n), stream_(stream),
         source_keys_(n), source_values_(has_values ? n : 0),
         work_keys_(n), work_values_(has_values ? n : 0),
-        cub_keys_(n), cub_values_(has_values ? n : 0),
+        cub_keys_(reference_in_place ? 0 : n), cub_values_(has_values && !reference_in_place ? n : 0),
         cub_(n, stream) {
     fill_uniform(source_keys_.data(), n, seed, stream);
     if constexpr (has_values) fill_index(source_values_.data(), n, stream);
@@ -72,23 +91,35 @@ class sort_case {
     if constexpr (has_values) work_values_.copy_from(source_values_, stream_);
   }
 
-  // Enqueues gpusort's sort of the work buffers, in place. `policy` carries the stream
-  // (and allocator); give it this case's stream.
+  // Enqueues gpusort's sort of the work buffers, in place, with the reference's comparator
+  // and op. `policy` carries the stream (and allocator); give it this case's stream.
   template <class Policy>
   void sort_with_gpusort(const Policy& policy) {
     Key* keys = work_keys_.data();
-    if constexpr (has_values)
-      gpusort::sort_by_key(policy, keys, keys + n_, work_values_.data());
+    const compare_type comp{};
+    if constexpr (has_values && stable)
+      gpusort::stable_sort_by_key(policy, keys, keys + n_, work_values_.data(), comp);
+    else if constexpr (has_values)
+      gpusort::sort_by_key(policy, keys, keys + n_, work_values_.data(), comp);
+    else if constexpr (stable)
+      gpusort::stable_sort(policy, keys, keys + n_, comp);
     else
-      gpusort::sort(policy, keys, keys + n_);
+      gpusort::sort(policy, keys, keys + n_, comp);
   }
 
-  // Enqueues CUB's sort of the work buffers into cub_out.
-  void sort_with_cub() { cub_(work_keys_.data(), cub_keys_.data(), work_values_.data(), cub_values_.data()); }
+  // Enqueues CUB's sort of the work buffers: in place, or into cub_out.
+  void sort_with_cub() {
+    if constexpr (reference_in_place)
+      cub_(work_keys_.data(), work_values_.data());
+    else
+      cub_(work_keys_.data(), cub_keys_.data(), work_values_.data(), cub_values_.data());
+  }
 
   // Sorts once with each (untimed; this is also both backends' warm-up) and compares: gpusort's
-  // keys and values must equal CUB's byte for byte (both are stable, so the index values must
-  // match too), and the keys must be ascending. Returns "" or what differs.
+  // keys must equal CUB's byte for byte, except that after an unstable op keys the comparator
+  // calls equivalent may come in any order among themselves; values (the input indices) must
+  // equal CUB's byte for byte (every pairs case here is stable: the stable_ op, or a radix
+  // sort); and the keys must be in the comparator's (ascending) order. Returns "" or what differs.
   template <class Policy>
   std::string check_against_cub(const Policy& policy) {
     refresh();
@@ -97,19 +128,26 @@ class sort_case {
     const std::vector<Value> gpusort_values = work_values_.to_host(stream_);
     refresh();
     sort_with_cub();
-    const std::vector<Key> cub_keys = cub_keys_.to_host(stream_);
-    const std::vector<Value> cub_values = cub_values_.to_host(stream_);
+    const std::vector<Key> cub_keys = cub_output_keys().to_host(stream_);
+    const std::vector<Value> cub_values = cub_output_values().to_host(stream_);
 
-    if (auto where = first_difference(gpusort_keys, cub_keys); where != n_)
+    if (auto where = first_key_difference(gpusort_keys, cub_keys); where != n_)
       return "keys differ from CUB's at index " + std::to_string(where);
     if (auto where = first_difference(gpusort_values, cub_values); where != n_)
       return "values differ from CUB's at index " + std::to_string(where);
-    if (!std::is_sorted(gpusort_keys.begin(), gpusort_keys.end()))
+    if (!std::is_sorted(gpusort_keys.begin(), gpusort_keys.end(), compare_type{}))
       return "keys are not in ascending order";
     return {};
   }
 
  private:
+  const device_buffer<Key>& cub_output_keys() const {
+    return reference_in_place ? work_keys_ : cub_keys_;
+  }
+  const device_buffer<Value>& cub_output_values() const {
+    return reference_in_place ? work_values_ : cub_values_;
+  }
+
   // Index of the first element whose bytes differ, or n_ when none does (also when T is
   // keys_only and both vectors are empty).
   template <class T>
@@ -121,6 +159,39 @@ class sort_case {
     return n_;
   }
 
+  // As first_difference for a stable op. After an unstable one, equivalent keys (neither
+  // precedes the other: the s16 keys' tags, say) may be ordered either way, so from the first
+  // byte difference on, each run of keys equivalent in CUB's output must be matched by
+  // equivalent keys in gpusort's, holding the same keys byte for byte in some order. Returns
+  // the first index where that fails (the start of the run when the keys differ), or n_.
+  std::size_t first_key_difference(const std::vector<Key>& mine, const std::vector<Key>& cub) const {
+    const std::size_t first = first_difference(mine, cub);
+    if (stable || first == n_ || mine.size() != cub.size()) return first;
+    const compare_type comp{};
+    const auto equivalent = [&](const Key& a, const Key& b) { return !comp(a, b) && !comp(b, a); };
+    const auto bytes_less = [](const Key& a, const Key& b) { return std::memcmp(&a, &b, sizeof(Key)) < 0; };
+
+    std::size_t run_begin = first;  // the start of the run that holds the first difference
+    while (run_begin > 0 && equivalent(cub[run_begin - 1], cub[first])) --run_begin;
+    std::vector<Key> mine_run, cub_run;
+    while (run_begin < n_) {
+      std::size_t run_end = run_begin + 1;
+      while (run_end < n_ && equivalent(cub[run_end], cub[run_begin])) ++run_end;
+      for (std::size_t i = run_begin; i < run_end; ++i)
+        if (!equivalent(mine[i], cub[run_begin])) return i;
+      const std::size_t run_bytes = (run_end - run_begin) * sizeof(Key);
+      if (std::memcmp(&mine[run_begin], &cub[run_begin], run_bytes) != 0) {
+        mine_run.assign(mine.begin() + run_begin, mine.begin() + run_end);
+        cub_run.assign(cub.begin() + run_begin, cub.begin() + run_end);
+        std::sort(mine_run.begin(), mine_run.end(), bytes_less);
+        std::sort(cub_run.begin(), cub_run.end(), bytes_less);
+        if (std::memcmp(mine_run.data(), cub_run.data(), run_bytes) != 0) return run_begin;
+      }
+      run_begin = run_end;
+    }
+    return n_;
+  }
+
   std::size_t n_;
   cudaStream_t stream_;
   device_buffer<Key> source_keys_;
@@ -129,7 +200,7 @@ class sort_case {
   device_buffer<Value> work_values_;
   device_buffer<Key> cub_keys_;
   device_buffer<Value> cub_values_;
-  cub_radix_sorter<Key, Value> cub_;
+  Reference cub_;
   pool_allocator pool_;
 };
 

@@ -1,0 +1,142 @@
+// What every gpusort_bench benchmark shares (Google Benchmark side; the demo does not use
+// this): the context (stream, timer, the one live case), the verified case, the timed loop
+// and the registration. radix_bench.cu and merge_bench.cu only say which cases and names.
+#pragma once
+
+#include "cuda_check.cuh"
+#include "stream_timer.cuh"
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+namespace gpusort_bench {
+
+struct cached_case_base {
+  virtual ~cached_case_base() = default;
+};
+
+// One case (a sort_case: one reference, type and size) with its verification result: sorted
+// once, untimed, by gpusort through the policy `Backend` (gpusort::radix, gpusort::merge)
+// on the case's stream and pool, and once by the reference, and compared.
+template <class Case, const auto& Backend>
+struct verified_case : cached_case_base {
+  verified_case(std::size_t n, cudaStream_t stream)
+      : data(n, stream), mismatch(data.check_against_cub(policy(stream))) {}
+
+  // The policy every timed gpusort sort of this case uses: its stream, its pre-allocated pool.
+  auto policy(cudaStream_t stream) { return Backend.on(stream).with_allocator(data.pool()); }
+
+  Case data;
+  std::string mismatch;  // empty when gpusort's output equals CUB's
+};
+
+// Only the most recent case is kept: the benchmarks of one case (both backends, any
+// repetitions) run one after another, and the largest cases need gigabytes.
+class case_cache {
+ public:
+  template <class Cached>
+  Cached& get(std::size_t n, cudaStream_t stream) {
+    auto* cached = dynamic_cast<Cached*>(current_.get());
+    if (cached != nullptr && cached->data.size() == n) return *cached;
+    current_.reset();  // free the previous case before allocating the next
+    auto fresh = std::make_unique<Cached>(n, stream);
+    cached = fresh.get();
+    current_ = std::move(fresh);
+    return *cached;
+  }
+  void clear() { current_.reset(); }
+
+ private:
+  std::unique_ptr<cached_case_base> current_;
+};
+
+// What every benchmark shares; lives in main, so that its device memory is freed before the
+// CUDA runtime shuts down.
+struct bench_context {
+  cuda_stream stream;
+  event_timer timer;
+  case_cache cases;
+};
+
+// Which side of a case a benchmark times.
+enum class side { gpusort, cub };
+
+// <op>/<backend>/<type>/uniform/<n>: the name scripts/bench_table.py parses.
+inline std::string benchmark_name(const std::string& op, const std::string& backend,
+                                  const std::string& type, std::size_t n) {
+  return op + "/" + backend + "/" + type + "/uniform/" + std::to_string(n);
+}
+
+// The body of every benchmark: an untimed fresh copy of the input, then CUDA events around
+// the one sort call (manual time); no allocation inside the timing (checked: the pool must not
+// grow); a gpusort benchmark whose case failed verification reports the mismatch instead of a
+// time.
+template <class Cached>
+void run_sort_benchmark(benchmark::State& state, bench_context& context, side which, std::size_t n) {
+  try {
+    const cudaStream_t stream = context.stream.get();
+    auto& cached = context.cases.get<Cached>(n, stream);
+    auto& data = cached.data;
+    if (which == side::gpusort && !cached.mismatch.empty()) {
+      state.SkipWithError(("gpusort's output differs from CUB's: " + cached.mismatch).c_str());
+      return;
+    }
+    const auto policy = cached.policy(stream);
+    const int pool_grows_before = data.pool().grow_count();
+
+    double timed_seconds = 0;
+    for (auto _ : state) {
+      data.refresh();
+      context.timer.start(stream);
+      if (which == side::gpusort)
+        data.sort_with_gpusort(policy);
+      else
+        data.sort_with_cub();
+      const double seconds = context.timer.stop_ms(stream) / 1e3;
+      state.SetIterationTime(seconds);
+      timed_seconds += seconds;
+    }
+
+    if (data.pool().grow_count() != pool_grows_before) {
+      state.SkipWithError("the pool allocator grew during timing: an allocation was timed");
+      return;
+    }
+    // items_per_second: keys per second of timed (manual) time.
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+    // GBps is computed here rather than as a kIsRate counter so that it prints as a plain
+    // number: bytes of the floor model over the same timed seconds.
+    const double floor_bytes = static_cast<double>(n * std::decay_t<decltype(data)>::bytes_per_item * 2);
+    state.counters["GBps"] = static_cast<double>(state.iterations()) * floor_bytes / timed_seconds / 1e9;
+    // The temporary storage each backend asked for (gpusort: what its pool had to hold).
+    state.counters["temp_bytes"] = static_cast<double>(
+        which == side::gpusort ? data.pool().capacity() : data.cub_temp_storage_bytes());
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+// Registers one benchmark of the case Cached; it runs in registration order.
+template <class Cached>
+void register_sort_benchmark(bench_context& context, const std::string& name, side which,
+                             std::size_t n) {
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [&context, which, n](benchmark::State& state) {
+                                 run_sort_benchmark<Cached>(state, context, which, n);
+                               })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+// Each benchmark file's registration (radix_bench.cu, merge_bench.cu); main.cu calls them in
+// this order. Sizes above 2^max_log2 are left out.
+void register_radix_benchmarks(bench_context& context, int max_log2);
+void register_merge_benchmarks(bench_context& context, int max_log2);
+
+}  // namespace gpusort_bench

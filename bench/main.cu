@@ -1,0 +1,119 @@
+// gpusort_bench: each gpusort backend against its CUB counterpart, on the same data, in the
+// same process, measured the same way (the method of docs/anchors.md):
+//   radix_bench.cu   gpusort::radix  vs cub::DeviceRadixSort   (backends radix, cub_radix)
+//   merge_bench.cu   gpusort::merge  vs cub::DeviceMergeSort   (backends merge, cub_merge)
+//
+//   - uniformly random keys (floating point uniform in [-1e6, 1e6); values are the indices
+//     0..n-1), generated once per (op, type, size) on the device;
+//   - before every timed sort, an untimed fresh copy of that input into the work buffer;
+//   - CUDA events around the sort call only (manual time), on a dedicated non-blocking stream;
+//   - no allocation inside the timing for either backend: CUB's temp storage is allocated once
+//     up front (its two-phase size query), gpusort gets a pre-allocated pool through
+//     .with_allocator() (harness/pool_allocator.cuh);
+//   - once per case, untimed: gpusort's output must equal CUB's (harness/sort_case.cuh says
+//     exactly how), or the gpusort benchmark reports an error instead of a time.
+// The shared machinery is harness/sort_benchmark.cuh; this file only runs it.
+//
+// Names: <op>/<backend>/<type>/<distribution>/<n>, e.g. sort/radix/u32/uniform/1048576 (Google
+// Benchmark appends /manual_time). --benchmark_filter takes a regex over the names: 'radix'
+// runs the radix rows only, 'merge' the merge rows only (each file's header lists its names).
+// --gpusort_max_log2=N drops sizes above 2^N (default 28; 2^28 u32+u32 needs about 10 GiB).
+// scripts/bench_table.py turns the JSON output (--benchmark_out=r.json) into markdown tables.
+//
+// Counters: items_per_second is keys per second. GBps is n * (key + value bytes) * 2 / time:
+// the floor, one read and one write of the data, which any out-of-place sort must move; real
+// sorts move several times that (an LSD radix sort about 36 B/key for u32, see anchors.md; a
+// merge sort one read and write per merge pass), so GBps divided by the copy bandwidth says
+// how far a sort is from the floor, not how well it uses its passes. temp_bytes is the
+// temporary storage the backend asked for.
+
+#include "harness/cuda_check.cuh"
+#include "harness/gpu_info.cuh"
+#include "harness/sort_benchmark.cuh"
+
+#include <benchmark/benchmark.h>
+#include <cub/version.cuh>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+namespace {
+
+using namespace gpusort_bench;
+
+// Takes --gpusort_max_log2=N out of argv (Google Benchmark rejects flags it does not know).
+// Returns false on a malformed value.
+bool take_max_log2_flag(int& argc, char** argv, int& max_log2) {
+  constexpr const char* flag = "--gpusort_max_log2=";
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0) {
+      char* end = nullptr;
+      const long value = std::strtol(argv[i] + std::strlen(flag), &end, 10);
+      if (*end != '\0' || value < 10 || value > 30) return false;
+      max_log2 = static_cast<int>(value);
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  return true;
+}
+
+void add_gpu_context(const cudaDeviceProp& gpu) {
+  int runtime = 0, driver = 0;
+  check_cuda(cudaRuntimeGetVersion(&runtime), "querying the CUDA runtime version");
+  check_cuda(cudaDriverGetVersion(&driver), "querying the CUDA driver version");
+  const auto cuda_version = [](int v) {
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  };
+  // Google Benchmark writes "date" (and host, CPU) into the context itself.
+  benchmark::AddCustomContext("gpu", gpu.name);
+  benchmark::AddCustomContext("gpu_compute_capability",
+                              std::to_string(gpu.major) + "." + std::to_string(gpu.minor));
+  benchmark::AddCustomContext("gpu_sms", std::to_string(gpu.multiProcessorCount));
+  benchmark::AddCustomContext("gpu_memory_gib",
+                              std::to_string(gpu.totalGlobalMem / (1024.0 * 1024 * 1024)));
+  benchmark::AddCustomContext("cuda_runtime", cuda_version(runtime));
+  benchmark::AddCustomContext("cuda_driver", cuda_version(driver));
+  benchmark::AddCustomContext("cub", std::to_string(CUB_MAJOR_VERSION) + "." +
+                                         std::to_string(CUB_MINOR_VERSION) + "." +
+                                         std::to_string(CUB_SUBMINOR_VERSION));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before Google Benchmark runs anything: a machine without a GPU has nothing to measure,
+  // and that is not a failure. (stderr, so that stdout stays clean for --benchmark_format=json.)
+  const gpu_lookup gpu = find_gpu();
+  if (!gpu.found) {
+    std::fprintf(stderr, "no CUDA GPU found: %s; nothing to benchmark\n", gpu.why_not.c_str());
+    return 0;
+  }
+
+  int max_log2 = 28;
+  if (!take_max_log2_flag(argc, argv, max_log2)) {
+    std::fprintf(stderr, "gpusort_bench: --gpusort_max_log2 takes an integer from 10 to 30\n");
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+  try {
+    add_gpu_context(gpu.properties);
+    bench_context context;
+    register_radix_benchmarks(context, max_log2);
+    register_merge_benchmarks(context, max_log2);
+    benchmark::RunSpecifiedBenchmarks();
+    context.cases.clear();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpusort_bench: %s\n", e.what());
+    return 1;
+  }
+  benchmark::Shutdown();
+  return 0;
+}
