@@ -1,11 +1,12 @@
 // Block-wide bitonic sort of one tile held in registers (Batcher 1968; seed 003's tile step).
-// Thread t holds tile positions t * Items + i, i < Items. A compare-exchange step of distance
-// j pairs positions p and p ^ j, so
-//   j <  Items        both keys are in one thread's registers;
-//   j <  32 * Items   they are in two lanes of one warp: exchanged with shuffles;
-//   otherwise         they are in two warps: exchanged through shared memory.
-// Levels k = 2, 4, ..., tile sort blocks of k positions, ascending where (p & k) == 0, so the
-// last level leaves the whole tile ascending.
+// Thread t holds tile positions t * Items + i, i < Items. Level k = 2, 4, ..., tile sorts
+// every block of k positions ascending: its first step pairs p with its mirror p ^ (k - 1)
+// (the two sorted halves, one read backwards, form a bitonic sequence), the following steps
+// pair p with p ^ j for j = k/4, ..., 1. Every compare-exchange is ascending (the smaller key
+// to the lower position), so none needs a direction. A step whose partner differs from p in
+//   bits below Items          has both keys in one thread's registers;
+//   bits below 32 * Items     has them in two lanes of one warp: exchanged with shuffles;
+//   higher bits               has them in two warps: exchanged through shared memory.
 #pragma once
 
 #include <cstddef>
@@ -71,100 +72,107 @@ __host__ __device__ constexpr int log2_of(int power_of_two) {
 }
 
 // One compare-exchange step between this thread's keys and another thread's (another lane
-// when `Shuffle`, another warp through shared memory otherwise), distance j, level k.
+// when `Shuffle`, another warp through shared memory otherwise). `partner_bits` = j, or k - 1
+// for the mirror step; `lower_bit` is the bit of the position that is clear in the lower
+// partner (j, or k / 2).
 template <int Items, bool Shuffle, class Key, class Order, class Storage>
 __device__ __forceinline__ void exchange_across_threads(Key (&keys)[Items],
                                                         unsigned (&index)[Items],
                                                         Storage& shared, const Order& order,
-                                                        int j, int k) {
+                                                        int partner_bits, int lower_bit) {
   const int thread = int(threadIdx.x);
-  const bool ascending = ((thread * Items) & k) == 0;
-  const bool lower = ((thread * Items) & j) == 0;
-  if constexpr (!Shuffle) {
+  const bool lower = ((thread * Items) & lower_bit) == 0;
+  // The partner's register: i, or Items - 1 - i when the step also mirrors within a thread.
+  const int register_flip = partner_bits % Items;
+  Key other[Items];
+  unsigned other_index[Items] = {};
+  if constexpr (Shuffle) {
+    const int lane_mask = partner_bits / Items;
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      other[i] = shuffle_xor(keys[i ^ register_flip], lane_mask);
+      if constexpr (Order::tracks_index)
+        other_index[i] = __shfl_xor_sync(0xffffffffu, index[i ^ register_flip], lane_mask);
+    }
+  } else {
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
       shared.keys[padded(thread * Items + i)] = keys[i];
       if constexpr (Order::tracks_index) shared.index[padded(thread * Items + i)] = index[i];
     }
     __syncthreads();
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      const int partner = padded((thread * Items + i) ^ partner_bits);
+      other[i] = shared.keys[partner];
+      if constexpr (Order::tracks_index) other_index[i] = shared.index[partner];
+    }
+    __syncthreads();  // the next exchange overwrites what the partner is reading
   }
-  // This thread keeps whichever key of its pair sorts first when it holds the lower
-  // position of an ascending pair or the upper one of a descending pair.
-  const bool keep_first = lower == ascending;
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    Key other;
-    unsigned other_index = 0;
-    if constexpr (Shuffle) {
-      other = shuffle_xor(keys[i], j / Items);
-      if constexpr (Order::tracks_index)
-        other_index = __shfl_xor_sync(0xffffffffu, index[i], j / Items);
-    } else {
-      const int partner = padded((thread * Items + i) ^ j);
-      other = shared.keys[partner];
-      if constexpr (Order::tracks_index) other_index = shared.index[partner];
-    }
-    // Both threads of a pair evaluate the same comparison on the same two keys, so exactly
-    // one of them takes the other's key when they swap, even on ties. Selects, not
-    // branches: the swap is data-dependent and would diverge.
-    // Values, not references, in the selects: a selected reference into the register array
-    // would push the array to local memory.
+    // Both threads of a pair evaluate before(upper key, lower key), so exactly one of them
+    // takes the other's key when they swap, even on ties. Values, not references, in the
+    // selects (a selected reference into a register array pushes it to local memory), and
+    // selects, not branches (the swap is data-dependent and would diverge).
     const Key mine = keys[i];
     const unsigned mine_index = index[i];
-    const Key x = keep_first ? other : mine;
-    const Key y = keep_first ? mine : other;
-    const bool take_other = order.before(x, keep_first ? other_index : mine_index, y,
-                                         keep_first ? mine_index : other_index);
-    keys[i] = take_other ? other : mine;
-    index[i] = take_other ? other_index : mine_index;
+    const Key upper = lower ? other[i] : mine;
+    const Key lower_key = lower ? mine : other[i];
+    const bool swap = order.before(upper, lower ? other_index[i] : mine_index, lower_key,
+                                   lower ? mine_index : other_index[i]);
+    keys[i] = swap ? other[i] : mine;
+    index[i] = swap ? other_index[i] : mine_index;
   }
-  if constexpr (!Shuffle) __syncthreads();  // the next step overwrites what the partner reads
 }
 
-// Sorts the block's tile; every thread of the block must call it. The levels and steps are
-// unrolled at compile time, so register indices, step kinds and the in-thread directions
-// are constants.
+// Ascending compare-exchange of two of this thread's registers.
+template <class Key, class Order>
+__device__ __forceinline__ void exchange_in_thread(Key& low, unsigned& low_index, Key& high,
+                                                   unsigned& high_index, const Order& order) {
+  const Key a = low;
+  const Key b = high;
+  const unsigned a_index = low_index;
+  const unsigned b_index = high_index;
+  const bool swap = order.before(b, b_index, a, a_index);
+  low = swap ? b : a;
+  high = swap ? a : b;
+  low_index = swap ? b_index : a_index;
+  high_index = swap ? a_index : b_index;
+}
+
+template <int Items, class Key, class Order, class Storage>
+__device__ __forceinline__ void bitonic_step(Key (&keys)[Items], unsigned (&index)[Items],
+                                             Storage& shared, const Order& order,
+                                             int partner_bits, int lower_bit) {
+  if (partner_bits >= 32 * Items) {
+    exchange_across_threads<Items, false>(keys, index, shared, order, partner_bits, lower_bit);
+  } else if (partner_bits >= Items) {
+    exchange_across_threads<Items, true>(keys, index, shared, order, partner_bits, lower_bit);
+  } else {
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      if ((i & lower_bit) != 0) continue;
+      const int partner = i ^ partner_bits;
+      exchange_in_thread(keys[i], index[i], keys[partner], index[partner], order);
+    }
+  }
+}
+
+// Sorts the block's tile ascending; every thread of the block must call it. Levels and steps
+// are unrolled at compile time, so register indices and step kinds are constants.
 template <int Threads, int Items, class Key, class Order, class Storage>
 __device__ void bitonic_sort_tile(Key (&keys)[Items], unsigned (&index)[Items], Storage& shared,
                                   const Order& order) {
   static_assert((Items & (Items - 1)) == 0 && Threads % 32 == 0, "power-of-two tile of warps");
   constexpr int log_tile = log2_of(Threads * Items);
-  const int thread = int(threadIdx.x);
 #pragma unroll
   for (int level = 1; level <= log_tile; ++level) {
     const int k = 1 << level;
+    bitonic_step(keys, index, shared, order, k - 1, k / 2);  // the mirror step
 #pragma unroll
-    for (int step = level - 1; step >= 0; --step) {
-      const int j = 1 << step;
-      if (j >= 32 * Items) {
-        exchange_across_threads<Items, false>(keys, index, shared, order, j, k);
-      } else if (j >= Items) {
-        exchange_across_threads<Items, true>(keys, index, shared, order, j, k);
-      } else {
-#pragma unroll
-        for (int i = 0; i < Items; ++i) {
-          if ((i & j) != 0) continue;
-          const bool ascending = ((thread * Items + i) & k) == 0;
-          const int upper = i | j;
-          const Key low = keys[i];
-          const Key high = keys[upper];
-          const unsigned low_index = index[i];
-          const unsigned high_index = index[upper];
-          const Key x = ascending ? high : low;
-          const Key y = ascending ? low : high;
-          const bool swap = order.before(x, ascending ? high_index : low_index, y,
-                                         ascending ? low_index : high_index);
-          const Key first = swap ? high : low;
-          const Key second = swap ? low : high;
-          const unsigned first_index = swap ? high_index : low_index;
-          const unsigned second_index = swap ? low_index : high_index;
-          keys[i] = first;
-          keys[upper] = second;
-          index[i] = first_index;
-          index[upper] = second_index;
-        }
-      }
-    }
+    for (int step = level - 2; step >= 0; --step)
+      bitonic_step(keys, index, shared, order, 1 << step, 1 << step);
   }
 }
 

@@ -131,10 +131,19 @@ __global__ void find_splits(const Key* keys, std::size_t n, std::size_t run_widt
                                    out_begin - pair.begin, comp);
 }
 
+// A run's piece in shared memory, stored at padded positions: each thread merges from near
+// its own diagonal (thread * items), a stride that would otherwise hit a few banks only.
+template <class Key>
+struct padded_piece {
+  const Key* keys;
+  int first;  // the piece's first position in the shared buffer
+  __device__ const Key& operator[](int i) const { return keys[padded(first + i)]; }
+};
+
 template <int ChunkItems, class Key, bool HasValues>
 struct merge_storage {
-  // The block's piece of run a, then its piece of run b; after the merge, reused to stage
-  // the output in order (padded).
+  // The block's piece of run a, then its piece of run b (padded); after the merge, reused
+  // to stage the output in order (padded).
   Key keys[padded(ChunkItems)];
   // Where each output key came from, in piece coordinates.
   unsigned short source[HasValues ? padded(ChunkItems) : 1];
@@ -182,13 +191,13 @@ __global__ void __launch_bounds__(Shape::merge_threads)
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     const int position = i * threads + thread;
-    if (position < count) shared.keys[position] = loaded[i];
+    if (position < count) shared.keys[padded(position)] = loaded[i];
   }
   __syncthreads();
 
   // 3. Each thread merges `items` outputs from its own diagonal of the piece.
-  const Key* piece_a = shared.keys;
-  const Key* piece_b = shared.keys + a_length;
+  const padded_piece<Key> piece_a{shared.keys, 0};
+  const padded_piece<Key> piece_b{shared.keys, a_length};
   const int diagonal = thread * items < count ? thread * items : count;
   int from_a = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
   int from_b = diagonal - from_a;

@@ -1,6 +1,7 @@
 // The public API end to end on the GPU: iterators, comparators, streams, allocators,
 // user key types and backends, and the errors users get.
 #include "../../examples/thrust_backend.cuh"
+#include "../support/allocators.cuh"
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
 
@@ -62,25 +63,6 @@ TEST_F(Api, ThrustAndCudaStdComparatorsAreTheSameOrders) {
   expect_same_bits(c.to_host(), expected, "gpusort::greater");
 }
 
-// Counts what passes through it, and hands out cudaMalloc'd memory.
-struct counting_allocator {
-  int allocations = 0;
-  int deallocations = 0;
-  cudaStream_t last_stream = nullptr;
-  void* allocate(std::size_t bytes, cudaStream_t stream) {
-    void* p = nullptr;
-    if (cudaMalloc(&p, bytes) != cudaSuccess) return nullptr;
-    ++allocations;
-    last_stream = stream;
-    return p;
-  }
-  void deallocate(void* p, std::size_t, cudaStream_t stream) {
-    cudaStreamSynchronize(stream);  // plain cudaFree is not stream-ordered
-    cudaFree(p);
-    ++deallocations;
-  }
-};
-
 TEST_F(Api, WorksOnTheGivenStreamWithTheGivenAllocator) {
   cudaStream_t stream;
   GPUSORT_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -123,11 +105,6 @@ TEST_F(Api, OverlappingKeysAndValuesAreRejected) {
                                     device.begin() + 500),
                gpusort::error);
 }
-
-struct refusing_allocator {
-  void* allocate(std::size_t, cudaStream_t) { return nullptr; }
-  void deallocate(void*, std::size_t, cudaStream_t) {}
-};
 
 TEST_F(Api, AllocationFailureLeavesTheInputExactlyAsItWas) {
   const auto keys = random_u32(100000, 7);

@@ -19,7 +19,12 @@ namespace gpusort::test {
 
 // narrow_range: keys in [0, 200), so a multi-byte key has one varying digit: the radix
 // sort runs one pass, skips the rest, and its result comes back from the alternate buffer.
-enum class distribution { uniform, sorted, reversed, all_equal, few_distinct, narrow_range, float_specials };
+// organ_pipe: the first half ascending, the second descending (two presorted runs that
+// meet at the maximum: merges see long one-sided stretches). Last, so that the others keep
+// their numbers (seed_for mixes them in).
+enum class distribution {
+  uniform, sorted, reversed, all_equal, few_distinct, narrow_range, float_specials, organ_pipe
+};
 
 inline std::string name_of(distribution d) {
   switch (d) {
@@ -28,6 +33,7 @@ inline std::string name_of(distribution d) {
     case distribution::reversed: return "reversed";
     case distribution::all_equal: return "all_equal";
     case distribution::few_distinct: return "few_distinct";
+    case distribution::organ_pipe: return "organ_pipe";
     case distribution::narrow_range: return "narrow_range";
     case distribution::float_specials: return "float_specials";
   }
@@ -120,46 +126,67 @@ T special_float(std::mt19937_64& rng) {
   }
 }
 
-template <class T>
-std::vector<T> make_keys(std::size_t n, distribution d, std::uint64_t seed) {
+// Keys of any type in one of the order-shaped distributions (uniform, sorted, reversed,
+// all_equal, few_distinct, organ_pipe): `random(rng)` draws one key, `less` is the order
+// that sorted/reversed/organ_pipe follow.
+template <class T, class Random, class Less>
+std::vector<T> make_keys_from(std::size_t n, distribution d, std::uint64_t seed, Random random,
+                              Less less) {
   std::mt19937_64 rng(seed);
   std::vector<T> keys(n);
+  const auto greater = [&](const T& a, const T& b) { return less(b, a); };
   switch (d) {
     case distribution::uniform:
     case distribution::sorted:
     case distribution::reversed:
-      for (auto& k : keys) k = random_key<T>(rng);
-      if (d == distribution::sorted) std::stable_sort(keys.begin(), keys.end(), reference_less<T>);
-      if (d == distribution::reversed)
-        std::stable_sort(keys.begin(), keys.end(), [](T a, T b) { return reference_less(b, a); });
+    case distribution::organ_pipe:
+      for (auto& k : keys) k = random(rng);
+      if (d == distribution::sorted) std::stable_sort(keys.begin(), keys.end(), less);
+      if (d == distribution::reversed) std::stable_sort(keys.begin(), keys.end(), greater);
+      if (d == distribution::organ_pipe) {
+        const auto middle = keys.begin() + std::ptrdiff_t(n / 2);
+        std::stable_sort(keys.begin(), middle, less);
+        std::stable_sort(middle, keys.end(), greater);
+      }
       break;
     case distribution::all_equal: {
-      const T k = random_key<T>(rng);
+      const T k = random(rng);
       std::fill(keys.begin(), keys.end(), k);
       break;
     }
     case distribution::few_distinct: {
-      const T choices[4] = {random_key<T>(rng), random_key<T>(rng), random_key<T>(rng),
-                            random_key<T>(rng)};
+      const T choices[4] = {random(rng), random(rng), random(rng), random(rng)};
       for (auto& k : keys) k = choices[rng() % 4];
       break;
     }
     case distribution::narrow_range:
-      for (auto& k : keys) k = from_double<T>(double(rng() % 200));
-      break;
     case distribution::float_specials:
-      if constexpr (is_float_like_v<T>)
-        for (auto& k : keys) k = special_float<T>(rng);
-      break;
+      break;  // arithmetic keys only: make_keys below
   }
   return keys;
+}
+
+template <class T>
+std::vector<T> make_keys(std::size_t n, distribution d, std::uint64_t seed) {
+  if (d == distribution::narrow_range || d == distribution::float_specials) {
+    std::mt19937_64 rng(seed);
+    std::vector<T> keys(n);
+    if (d == distribution::narrow_range)
+      for (auto& k : keys) k = from_double<T>(double(rng() % 200));
+    if constexpr (is_float_like_v<T>)
+      if (d == distribution::float_specials)
+        for (auto& k : keys) k = special_float<T>(rng);
+    return keys;
+  }
+  return make_keys_from<T>(n, d, seed, random_key<T>, reference_less<T>);
 }
 
 template <class T>
 std::vector<distribution> distributions_for() {
   std::vector<distribution> all{distribution::uniform, distribution::sorted,
                                 distribution::reversed, distribution::all_equal,
-                                distribution::few_distinct, distribution::narrow_range};
+                                distribution::few_distinct, distribution::organ_pipe,
+                                distribution::narrow_range};
   if constexpr (is_float_like_v<T>) all.push_back(distribution::float_specials);
   return all;
 }

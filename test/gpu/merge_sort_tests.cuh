@@ -1,0 +1,175 @@
+// The merge (comparison) backend's correctness suite, written once over "order cases" and
+// instantiated per group of cases in separate translation units (each case compiles the
+// backend's kernels four times: keys and pairs, stable and not).
+//
+// An order case names a key type, the comparator the device sorts with, and the same order
+// written independently for the host reference:
+//
+//   struct my_case : merge_case_defaults {
+//     using key = ...;
+//     using compare = ...;                                  // default-constructible
+//     static std::string name();                            // the test name's suffix
+//     static bool reference(const key&, const key&);        // the order, on the host
+//     static std::vector<key> make_keys(std::size_t n, distribution, std::uint64_t seed);
+//     // optional: distributions(), large_sizes() (see merge_case_defaults)
+//   };
+//
+// sort / sort_by_key are unstable: checked as sorted permutations (each value still with
+// its key). stable_sort / stable_sort_by_key must give std::stable_sort's result exactly.
+#pragma once
+
+#include "../support/gpu.cuh"
+#include "../support/sort_checks.cuh"
+
+#include <gpusort/sort.cuh>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace gpusort::test {
+
+// Tiny sizes; one below, at and above every tile size the backend might choose
+// (1024 ... 8192 keys); primes, so no tile or merge level comes out even.
+inline std::vector<std::size_t> merge_sizes() {
+  return capped({0, 1, 2, 3, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8192,
+                 8193, 1009, 65521, 999983});
+}
+
+inline constexpr std::size_t two_to_the_20_plus_7 = (std::size_t(1) << 20) + 7;
+inline constexpr std::size_t two_to_the_25_plus_1 = (std::size_t(1) << 25) + 1;
+
+struct merge_case_defaults {
+  static std::vector<distribution> distributions() {
+    return {distribution::uniform,      distribution::sorted,       distribution::reversed,
+            distribution::all_equal,    distribution::few_distinct, distribution::organ_pipe};
+  }
+  // Uniform inputs past the sweep's sizes (many merge levels); cases that also take
+  // 2^25+1 say so.
+  static std::vector<std::size_t> large_sizes() { return capped({two_to_the_20_plus_7}); }
+};
+
+template <class Key>
+std::string key_label() {
+  if constexpr (std::is_same_v<Key, std::uint32_t>) return "u32";
+  else if constexpr (std::is_same_v<Key, std::uint64_t>) return "u64";
+  else if constexpr (std::is_same_v<Key, std::int32_t>) return "i32";
+  else if constexpr (std::is_same_v<Key, std::int64_t>) return "i64";
+  else if constexpr (std::is_same_v<Key, float>) return "f32";
+  else if constexpr (std::is_same_v<Key, double>) return "f64";
+  else return "key" + std::to_string(sizeof(Key));
+}
+
+// Arithmetic keys in gpusort's documented order (NaNs last, -0.0 == +0.0), ascending with
+// gpusort::less<> or descending with gpusort::greater<>; every distribution the radix suite
+// uses (float_specials for floating-point keys).
+template <class Key, class Compare, bool Huge = false>
+struct arithmetic_case : merge_case_defaults {
+  static_assert(std::is_same_v<Compare, gpusort::less<>> ||
+                std::is_same_v<Compare, gpusort::greater<>>);
+  static constexpr bool descending = std::is_same_v<Compare, gpusort::greater<>>;
+  using key = Key;
+  using compare = Compare;
+  static std::string name() { return key_label<Key>() + (descending ? "_greater" : "_less"); }
+  static bool reference(const Key& a, const Key& b) {
+    return reference_order<Key>{descending}(a, b);
+  }
+  static std::vector<Key> make_keys(std::size_t n, distribution d, std::uint64_t seed) {
+    return gpusort::test::make_keys<Key>(n, d, seed);
+  }
+  static std::vector<distribution> distributions() { return distributions_for<Key>(); }
+  static std::vector<std::size_t> large_sizes() {
+    if constexpr (Huge) return capped({two_to_the_20_plus_7, two_to_the_25_plus_1});
+    else return merge_case_defaults::large_sizes();
+  }
+};
+
+// Typed-test names from the case (`Arithmetic/MergeSort/u32_less.StableSort...`).
+struct merge_case_name {
+  template <class Case>
+  static std::string GetName(int) {
+    return Case::name();
+  }
+};
+
+// One sort call of every size x distribution of the case, through `policy`; stops at the
+// first failing input (the trace names it: n, distribution, order, seed).
+template <class Case, bool StableCall, bool WithValues, class Policy>
+void sweep_case(const Policy& policy, const std::vector<std::size_t>& sizes,
+                const std::vector<distribution>& distributions, std::uint64_t salt) {
+  using Key = typename Case::key;
+  const guarantee promised = StableCall ? guarantee::stable : guarantee::unstable;
+  for (std::size_t n : sizes)
+    for (distribution d : distributions) {
+      const std::uint64_t seed = seed_for(n, d, sizeof(Key)) + salt;
+      SCOPED_TRACE(describe(n, d, Case::name(), seed, sizeof(Key)));
+      const std::vector<Key> keys = Case::make_keys(n, d, seed);
+      if constexpr (WithValues)
+        expect_sorts_pairs_by<StableCall>(policy, keys, typename Case::compare{}, Case::reference,
+                                          promised);
+      else
+        expect_sorts_keys_by<StableCall>(policy, keys, typename Case::compare{}, Case::reference,
+                                         promised);
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
+template <class Case>
+class MergeSort : public GpuTest {};
+TYPED_TEST_SUITE_P(MergeSort);
+
+TYPED_TEST_P(MergeSort, SortGivesASortedPermutationOfTheInput) {
+  sweep_case<TypeParam, false, false>(gpusort::merge, merge_sizes(), TypeParam::distributions(), 1);
+}
+
+TYPED_TEST_P(MergeSort, StableSortMatchesStdStableSort) {
+  sweep_case<TypeParam, true, false>(gpusort::merge, merge_sizes(), TypeParam::distributions(), 2);
+}
+
+TYPED_TEST_P(MergeSort, SortByKeyKeepsEveryValueWithItsKey) {
+  sweep_case<TypeParam, false, true>(gpusort::merge, merge_sizes(), TypeParam::distributions(), 3);
+}
+
+TYPED_TEST_P(MergeSort, StableSortByKeyKeepsEqualKeysInInputOrder) {
+  sweep_case<TypeParam, true, true>(gpusort::merge, merge_sizes(), TypeParam::distributions(), 4);
+}
+
+// One input, one host reference, all four calls (the sizes where the reference is costly).
+TYPED_TEST_P(MergeSort, LargeUniformInputsInEveryCall) {
+  using Key = typename TypeParam::key;
+  const typename TypeParam::compare comp{};
+  const auto less = TypeParam::reference;
+  for (std::size_t n : TypeParam::large_sizes()) {
+    const std::uint64_t seed = seed_for(n, distribution::uniform, sizeof(Key)) + 5;
+    SCOPED_TRACE(describe(n, distribution::uniform, TypeParam::name(), seed, sizeof(Key)));
+    const std::vector<Key> keys = TypeParam::make_keys(n, distribution::uniform, seed);
+    const stable_reference<Key> expected = stable_reference_of(keys, less);
+    {
+      SCOPED_TRACE("gpusort::sort");
+      expect_sorts_keys_by<false>(gpusort::merge, keys, expected.keys, comp, less,
+                                  guarantee::unstable);
+    }
+    {
+      SCOPED_TRACE("gpusort::stable_sort");
+      expect_sorts_keys_by<true>(gpusort::merge, keys, expected.keys, comp, less,
+                                 guarantee::stable);
+    }
+    {
+      SCOPED_TRACE("gpusort::sort_by_key");
+      expect_sorts_pairs_by<false>(gpusort::merge, keys, expected, comp, less, guarantee::unstable);
+    }
+    {
+      SCOPED_TRACE("gpusort::stable_sort_by_key");
+      expect_sorts_pairs_by<true>(gpusort::merge, keys, expected, comp, less, guarantee::stable);
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+REGISTER_TYPED_TEST_SUITE_P(MergeSort, SortGivesASortedPermutationOfTheInput,
+                            StableSortMatchesStdStableSort, SortByKeyKeepsEveryValueWithItsKey,
+                            StableSortByKeyKeepsEqualKeysInInputOrder,
+                            LargeUniformInputsInEveryCall);
+
+}  // namespace gpusort::test
