@@ -31,8 +31,13 @@ void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStre
   storage_plan layout;
   const std::size_t alternate_keys_at = layout.reserve<Key>(passes > 0 ? n : 0);
   const std::size_t alternate_values_at = layout.reserve<Value>(passes > 0 && has_values ? n : 0);
-  const std::size_t merge_blocks = tile_count(n, shape::chunk_items);
-  const std::size_t splits_at = layout.reserve<std::size_t>(passes > 0 ? merge_blocks : 0);
+  std::size_t most_merge_blocks = 0;
+  for (int pass = 0; pass < passes; ++pass) {
+    const std::size_t blocks =
+        merge_block_count(n, std::size_t(shape::tile_items) << pass, shape::chunk_items);
+    most_merge_blocks = blocks > most_merge_blocks ? blocks : most_merge_blocks;
+  }
+  const std::size_t splits_at = layout.reserve<std::size_t>(most_merge_blocks);
   temporary_storage storage(allocator, layout.total_bytes(), stream);
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
   Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
@@ -66,9 +71,10 @@ void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStre
   Value* from_values = tile_values;
   Value* to_values = passes % 2 == 0 ? alternate_values : values;
   constexpr int search_threads = 128;
-  const auto search_grid = unsigned(tile_count(merge_blocks, search_threads));
   for (int pass = 0; pass < passes; ++pass) {
     const std::size_t run_width = std::size_t(shape::tile_items) << pass;
+    const std::size_t merge_blocks = merge_block_count(n, run_width, shape::chunk_items);
+    const auto search_grid = unsigned(tile_count(merge_blocks, search_threads));
     find_splits<shape><<<search_grid, search_threads, 0, stream>>>(from_keys, n, run_width,
                                                                    merge_blocks, splits, comp);
     detail::check_launch("merge sort: find_splits");

@@ -47,13 +47,10 @@ struct merge_shape {
       Tuning::tile_items_per_thread < fitting_tile_items ? Tuning::tile_items_per_thread
                                                           : fitting_tile_items);
   static constexpr int tile_items = tile_threads * tile_items_per_thread;
-  // A merge block's output must lie within one pair of runs: its chunk divides 2 x tile.
-  static constexpr int merge_items_limit =
-      fitting_merge_items < 2 * tile_items / merge_threads ? fitting_merge_items
-                                                           : 2 * tile_items / merge_threads;
-  static constexpr int merge_items_per_thread = power_of_two_at_most(
-      Tuning::merge_items_per_thread < merge_items_limit ? Tuning::merge_items_per_thread
-                                                         : merge_items_limit);
+  // Any count: chunks need not divide the runs (merge_block_of cuts each pair).
+  static constexpr int merge_items_per_thread =
+      Tuning::merge_items_per_thread < fitting_merge_items ? Tuning::merge_items_per_thread
+                                                           : fitting_merge_items;
   static constexpr int chunk_items = merge_threads * merge_items_per_thread;
   static_assert(tile_items <= 65536 && chunk_items <= 65536, "positions are 16-bit in shared memory");
 };
@@ -124,33 +121,31 @@ __global__ void find_splits(const Key* keys, std::size_t n, std::size_t run_widt
                             std::size_t merge_blocks, std::size_t* splits, Compare comp) {
   const std::size_t block = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (block >= merge_blocks) return;
-  const std::size_t out_begin = block * Shape::chunk_items;
-  const run_pair pair = run_pair_of(out_begin, run_width, n);
-  const Key* a = keys + pair.begin;
-  splits[block] = merge_path_split(a, pair.a_count, a + pair.a_count, pair.b_count,
-                                   out_begin - pair.begin, comp);
+  const merge_block_range range = merge_block_of(block, run_width, Shape::chunk_items, n);
+  const Key* a = keys + range.begin;
+  splits[block] = merge_path_split(a, range.a_count, a + range.a_count, range.b_count,
+                                   range.diagonal_begin, comp);
 }
 
-// A run's piece in shared memory, stored at padded positions: each thread merges from near
-// its own diagonal (thread * items), a stride that would otherwise hit a few banks only.
-template <class Key>
-struct padded_piece {
-  const Key* keys;
-  int first;  // the piece's first position in the shared buffer
-  __device__ const Key& operator[](int i) const { return keys[padded(first + i)]; }
-};
+// Where output position p of a block is staged in shared memory: each thread writes its
+// `Items` consecutive outputs, a stride that an odd Items spreads over all banks by itself
+// and an even one needs the padding for.
+template <int Items>
+__host__ __device__ constexpr int staged(int position) {
+  return Items % 2 == 1 ? position : padded(position);
+}
 
 template <int ChunkItems, class Key, bool HasValues>
 struct merge_storage {
-  // The block's piece of run a, then its piece of run b (padded); after the merge, reused
-  // to stage the output in order (padded).
+  // The block's piece of run a, then its piece of run b; after the merge, reused to stage
+  // the output in order (see staged).
   Key keys[padded(ChunkItems)];
   // Where each output key came from, in piece coordinates.
   unsigned short source[HasValues ? padded(ChunkItems) : 1];
 };
 
 // One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
-// chunk_items outputs; `splits` from find_splits. Reads in_*, writes out_* (distinct buffers).
+// merge_block_of range; `splits` from find_splits. Reads in_*, writes out_* (distinct buffers).
 template <class Shape, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::merge_threads)
     merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
@@ -162,21 +157,20 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   __shared__ merge_storage<chunk, Key, has_values> shared;
   const int thread = int(threadIdx.x);
 
-  // 1. The chunk's pair of runs, and its piece of each. A chunk lies within one pair; it
-  //    ends where the next one starts, or at the end of its pair.
-  const std::size_t out_begin = std::size_t(blockIdx.x) * chunk;
-  const run_pair pair = run_pair_of(out_begin, run_width, n);
-  const Key* a = in_keys + pair.begin;
-  const Key* b = a + pair.a_count;
-  const std::size_t diagonal_begin = out_begin - pair.begin;
-  const std::size_t pair_count = pair.a_count + pair.b_count;
-  const std::size_t diagonal_end =
-      diagonal_begin + chunk < pair_count ? diagonal_begin + chunk : pair_count;
+  // 1. The block's pair of runs, and its piece of each: from its split to the next block's,
+  //    or to the end of run a when it is the pair's last block.
+  const merge_block_range range = merge_block_of(blockIdx.x, run_width, chunk, n);
+  const std::size_t pair_count = range.a_count + range.b_count;
+  if (range.diagonal_begin == range.diagonal_end) return;  // the whole block: no barrier yet
+  const Key* a = in_keys + range.begin;
+  const Key* b = a + range.a_count;
+  const std::size_t out_begin = range.begin + range.diagonal_begin;
   const std::size_t a_from = splits[blockIdx.x];
-  const std::size_t a_to = diagonal_end == pair_count ? pair.a_count : splits[blockIdx.x + 1];
-  const std::size_t b_from = diagonal_begin - a_from;
+  const std::size_t a_to =
+      range.diagonal_end == pair_count ? range.a_count : splits[blockIdx.x + 1];
+  const std::size_t b_from = range.diagonal_begin - a_from;
   const int a_length = int(a_to - a_from);
-  const int count = int(diagonal_end - diagonal_begin);
+  const int count = int(range.diagonal_end - range.diagonal_begin);
   const int b_length = count - a_length;
 
   // 2. Load both pieces, coalesced: a's at [0, a_length), b's after it. Unrolled into
@@ -191,13 +185,13 @@ __global__ void __launch_bounds__(Shape::merge_threads)
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     const int position = i * threads + thread;
-    if (position < count) shared.keys[padded(position)] = loaded[i];
+    if (position < count) shared.keys[position] = loaded[i];
   }
   __syncthreads();
 
   // 3. Each thread merges `items` outputs from its own diagonal of the piece.
-  const padded_piece<Key> piece_a{shared.keys, 0};
-  const padded_piece<Key> piece_b{shared.keys, a_length};
+  const Key* piece_a = shared.keys;
+  const Key* piece_b = shared.keys + a_length;
   const int diagonal = thread * items < count ? thread * items : count;
   int from_a = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
   int from_b = diagonal - from_a;
@@ -226,25 +220,25 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   for (int i = 0; i < items; ++i) {
     const int position = diagonal + i;
     if (position < count) {
-      shared.keys[padded(position)] = merged[i];
-      if constexpr (has_values) shared.source[padded(position)] = (unsigned short)source[i];
+      shared.keys[staged<items>(position)] = merged[i];
+      if constexpr (has_values) shared.source[staged<items>(position)] = (unsigned short)source[i];
     }
   }
   __syncthreads();
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     const int position = i * threads + thread;
-    if (position < count) out_keys[out_begin + position] = shared.keys[padded(position)];
+    if (position < count) out_keys[out_begin + position] = shared.keys[staged<items>(position)];
   }
   if constexpr (has_values) {
-    const Value* a_values = in_values + pair.begin + a_from;
-    const Value* b_values = in_values + pair.begin + pair.a_count + b_from;
+    const Value* a_values = in_values + range.begin + a_from;
+    const Value* b_values = in_values + range.begin + range.a_count + b_from;
     Value values[items];
 #pragma unroll
     for (int i = 0; i < items; ++i) {
       const int position = i * threads + thread;
       if (position < count) {
-        const int from = shared.source[padded(position)];
+        const int from = shared.source[staged<items>(position)];
         values[i] = from < a_length ? a_values[from] : b_values[from - a_length];
       }
     }

@@ -18,21 +18,43 @@ __host__ __device__ constexpr int merge_pass_count(std::size_t n, std::size_t ti
   return passes;
 }
 
-// In a pass that merges runs of `run_width` keys pairwise, the pair holding output position
-// `output`: run a = [begin, begin + a_count), run b = [begin + a_count, begin + a_count +
-// b_count). The last pair may be short, or have no b run at all.
-struct run_pair {
+// A pass merges runs of `run_width` keys pairwise; each pair of runs is cut into chunks of
+// `chunk` outputs, one per merge block, so that every block merges at most `chunk` keys
+// whatever the data. Block `block` of the pass writes outputs [diagonal_begin, diagonal_end)
+// of the merge of run a = [begin, begin + a_count) and run b = [begin + a_count, begin +
+// a_count + b_count). The last pair may be short or have no b run; the last chunk of a pair
+// may be short, or empty (diagonal_begin == diagonal_end) in the pass's short last pair.
+__host__ __device__ constexpr std::size_t merge_blocks_per_pair(std::size_t run_width,
+                                                                int chunk) {
+  return (2 * run_width + chunk - 1) / chunk;
+}
+
+__host__ __device__ constexpr std::size_t merge_block_count(std::size_t n, std::size_t run_width,
+                                                            int chunk) {
+  return (n + 2 * run_width - 1) / (2 * run_width) * merge_blocks_per_pair(run_width, chunk);
+}
+
+struct merge_block_range {
   std::size_t begin;
   std::size_t a_count;
   std::size_t b_count;
+  std::size_t diagonal_begin;
+  std::size_t diagonal_end;
 };
 
-__host__ __device__ constexpr run_pair run_pair_of(std::size_t output, std::size_t run_width,
-                                                   std::size_t n) {
-  const std::size_t begin = output / (2 * run_width) * (2 * run_width);
+__host__ __device__ constexpr merge_block_range merge_block_of(std::size_t block,
+                                                               std::size_t run_width, int chunk,
+                                                               std::size_t n) {
+  const std::size_t per_pair = merge_blocks_per_pair(run_width, chunk);
+  const std::size_t begin = block / per_pair * (2 * run_width);
   const std::size_t a_end = begin + run_width < n ? begin + run_width : n;
   const std::size_t b_end = a_end + run_width < n ? a_end + run_width : n;
-  return {begin, a_end - begin, b_end - a_end};
+  const std::size_t count = b_end - begin;
+  const std::size_t first = block % per_pair * std::size_t(chunk);
+  const std::size_t diagonal_begin = first < count ? first : count;
+  const std::size_t diagonal_end =
+      diagonal_begin + chunk < count ? diagonal_begin + std::size_t(chunk) : count;
+  return {begin, a_end - begin, b_end - a_end, diagonal_begin, diagonal_end};
 }
 
 // The range of merge path split points on `diagonal`: at least diagonal - b_count keys come

@@ -27,27 +27,47 @@ TEST(MergePath, PassCountHalvesTheRunsUntilOneIsLeft) {
   EXPECT_EQ(merge::merge_pass_count((std::size_t(1) << 33) + 1, 2048), 23);
 }
 
-TEST(MergePath, RunPairsCoverTheInputAndShortenAtTheEnd) {
-  // n = 10, runs of 3: pairs [0,3)+[3,6), [6,9)+[9,10).
-  const merge::run_pair first = merge::run_pair_of(4, 3, 10);
-  EXPECT_EQ(first.begin, 0u);
-  EXPECT_EQ(first.a_count, 3u);
-  EXPECT_EQ(first.b_count, 3u);
-  const merge::run_pair last = merge::run_pair_of(9, 3, 10);
-  EXPECT_EQ(last.begin, 6u);
-  EXPECT_EQ(last.a_count, 3u);
-  EXPECT_EQ(last.b_count, 1u);
-  // n = 8, runs of 3: the last pair is [6,8) with no b run.
-  const merge::run_pair lone = merge::run_pair_of(7, 3, 8);
+TEST(MergePath, BlockRangesCoverEveryOutputOnceInChunksOfAtMostChunk) {
+  for (std::size_t n : {1, 9, 10, 4096, 4097, 100000})
+    for (std::size_t run_width : {3, 4096})
+      for (int chunk : {4, 7, 4352}) {
+        std::vector<int> written(n, 0);
+        const std::size_t blocks = merge::merge_block_count(n, run_width, chunk);
+        for (std::size_t block = 0; block < blocks; ++block) {
+          const merge::merge_block_range r = merge::merge_block_of(block, run_width, chunk, n);
+          ASSERT_EQ(r.begin % (2 * run_width), 0u);
+          ASSERT_LE(r.a_count, run_width);
+          ASSERT_LE(r.b_count, run_width);
+          ASSERT_LE(r.begin + r.a_count + r.b_count, n);
+          ASSERT_LE(r.diagonal_begin, r.diagonal_end);
+          ASSERT_LE(r.diagonal_end - r.diagonal_begin, std::size_t(chunk));
+          ASSERT_LE(r.diagonal_end, r.a_count + r.b_count);
+          for (std::size_t d = r.diagonal_begin; d < r.diagonal_end; ++d) ++written[r.begin + d];
+        }
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(written[i], 1) << "n=" << n << " run_width=" << run_width
+                                   << " chunk=" << chunk << " output " << i;
+      }
+}
+
+TEST(MergePath, ShortLastPairsAndPositionsBeyondTwoToThe32) {
+  // n = 8, runs of 3, chunks of 4: the last pair is [6,8) with no b run.
+  const merge::merge_block_range lone = merge::merge_block_of(2, 3, 4, 8);
   EXPECT_EQ(lone.begin, 6u);
   EXPECT_EQ(lone.a_count, 2u);
   EXPECT_EQ(lone.b_count, 0u);
+  EXPECT_EQ(lone.diagonal_end, 2u);
+  const merge::merge_block_range empty = merge::merge_block_of(3, 3, 4, 8);
+  EXPECT_EQ(empty.diagonal_begin, empty.diagonal_end);
   // Beyond 2^32 elements the offsets stay exact.
   const std::size_t big = (std::size_t(1) << 33) + 5;
-  const merge::run_pair high = merge::run_pair_of(big - 1, std::size_t(1) << 31, big);
+  const std::size_t run_width = std::size_t(1) << 31;
+  const std::size_t last = merge::merge_block_count(big, run_width, 4096) - 1;
+  const merge::merge_block_range high = merge::merge_block_of(last, run_width, 4096, big);
   EXPECT_EQ(high.begin, std::size_t(1) << 33);
   EXPECT_EQ(high.a_count, 5u);
   EXPECT_EQ(high.b_count, 0u);
+  EXPECT_EQ(high.diagonal_begin, 5u);  // the pair's blocks after its first are empty
 }
 
 // How many of the first `diagonal` outputs of std::merge (stable: a first on ties) come
@@ -126,8 +146,7 @@ void expect_consistent_shape() {
   const int tile = shape::tile_items;
   const int chunk = shape::chunk_items;
   EXPECT_EQ(tile & (tile - 1), 0) << "bitonic tiles are powers of two";
-  EXPECT_EQ(chunk & (chunk - 1), 0);
-  EXPECT_EQ((2 * tile) % chunk, 0) << "a merge chunk must lie in one pair of runs";
+  EXPECT_GE(chunk, shape::merge_threads);
   EXPECT_LE(sizeof(merge::bitonic_tile_storage<shape::tile_items, Key, true>), 48u * 1024);
   EXPECT_LE(sizeof(merge::merge_storage<shape::chunk_items, Key, true>), 48u * 1024);
 }
