@@ -37,7 +37,7 @@ for step in "$@"; do
       # memcheck over the GPU tests with the big sizes left out (the tools are slow).
       : > "$out/sanitize.log"
       export GPUSORT_TEST_MAX_N=70000
-      for t in api_test radix_unsigned_test radix_float_test; do
+      for t in api_test radix_unsigned_test radix_float_test merge_integer_test merge_struct_test merge_api_test; do
         compute-sanitizer --tool memcheck --error-exitcode 1 $build/test/$t \
           --gtest_filter='-*Large*:*Huge*:*Par*' >> "$out/sanitize.log" 2>&1
         summary+=("memcheck $t: exit $?")
@@ -46,6 +46,9 @@ for step in "$@"; do
         compute-sanitizer --tool $tool --error-exitcode 1 $build/test/radix_unsigned_test \
           --gtest_filter='Unsigned/RadixSort/2.KeysMatchStdStableSort:Unsigned/RadixSort/3.PairsAreStableWithIndexPayloads' >> "$out/sanitize.log" 2>&1
         summary+=("$tool radix_unsigned_test: exit $?")
+        compute-sanitizer --tool $tool --error-exitcode 1 $build/test/merge_integer_test \
+          --gtest_filter='Integer/MergeSort/u32_less.SortGivesASortedPermutationOfTheInput:Integer/MergeSort/u32_less.StableSortByKeyKeepsEqualKeysInInputOrder' >> "$out/sanitize.log" 2>&1
+        summary+=("$tool merge_integer_test: exit $?")
       done
       grep -E "ERROR SUMMARY|========= (Invalid|Race|Barrier)" "$out/sanitize.log" | sort | uniq -c | head -20
       ;;
