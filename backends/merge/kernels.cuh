@@ -26,8 +26,8 @@ __host__ __device__ constexpr int power_of_two_at_most(int x) {
   return p;
 }
 
-// The shapes of both kernels for one key type: what Tuning asks for, shrunk to powers of two
-// that fit Tuning::exchange_bytes of shared memory.
+// The shapes of both kernels for one key type: what Tuning asks for, shrunk to fit
+// Tuning::exchange_bytes of shared memory (and, for the bitonic tile, to a power of two).
 template <class Tuning, class Key>
 struct merge_shape {
   static constexpr int tile_threads = Tuning::tile_threads;
