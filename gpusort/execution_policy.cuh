@@ -59,8 +59,12 @@ struct radix_policy : execution_policy<radix_policy<Tuning>> {
   using tuning = Tuning;
 };
 
-// Min/max bucket partition, then bitonic sort of each bucket in shared memory.
-struct bucket_bitonic_policy : execution_policy<bucket_bitonic_policy> {};
+// Min/max bucket partition, then bitonic sort of each bucket in shared memory (unstable);
+// Tuning sets its tile shapes and bucket counts.
+template <class Tuning = bucket_bitonic_tuning_sm90>
+struct bucket_bitonic_policy : execution_policy<bucket_bitonic_policy<Tuning>> {
+  using tuning = Tuning;
+};
 
 // Bitonic tiles, then merge-path merges: any type, any strict weak ordering; Tuning sets
 // its tile and merge shapes.
@@ -71,7 +75,7 @@ struct merge_policy : execution_policy<merge_policy<Tuning>> {
 
 inline constexpr par_policy par{};
 inline constexpr radix_policy<> radix{};
-inline constexpr bucket_bitonic_policy bucket_bitonic{};
+inline constexpr bucket_bitonic_policy<> bucket_bitonic{};
 inline constexpr merge_policy<> merge{};
 
 }  // namespace gpusort

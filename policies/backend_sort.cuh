@@ -2,6 +2,7 @@
 // User policies add their own overload in their own namespace (found by ADL).
 #pragma once
 
+#include "../backends/bucket_bitonic/dispatch.cuh"
 #include "../backends/merge/dispatch.cuh"
 #include "../backends/radix/dispatch.cuh"
 #include "../gpusort/execution_policy.cuh"
@@ -25,6 +26,14 @@ void run_radix(const sort_request<Key, Value, Compare, Stable>& request) {
   backends::radix::sort<Tuning>(request.keys,
                                 reinterpret_cast<backend_value_t<Value>*>(request.values),
                                 request.count, descending, request.stream, request.allocator);
+}
+
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void run_bucket_bitonic(const sort_request<Key, Value, Compare, Stable>& request) {
+  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
+  backends::bucket_bitonic::sort<Tuning>(
+      request.keys, reinterpret_cast<backend_value_t<Value>*>(request.values), request.count,
+      descending, request.stream, request.allocator);
 }
 
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
@@ -60,11 +69,19 @@ void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Sta
   }
 }
 
-template <class Key, class Value, class Compare, bool Stable>
-void backend_sort(const bucket_bitonic_policy&, const sort_request<Key, Value, Compare, Stable>&) {
-  static_assert(detail::always_false_v<Key, Compare>,
-                "gpusort::bucket_bitonic is not available yet: use gpusort::radix or "
-                "gpusort::par for radix keys.");
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void backend_sort(const bucket_bitonic_policy<Tuning>&,
+                  const sort_request<Key, Value, Compare, Stable>& request) {
+  static_assert(backend_can_serve_v<bucket_bitonic_backend, Key, Compare>,
+                "gpusort::bucket_bitonic sorts keys that have gpusort::radix_key_traits "
+                "(arithmetic types, __half, __nv_bfloat16, or your type via radix_members) "
+                "ordered by gpusort::less/greater (or thrust::/cuda::std:: less/greater). For "
+                "any other comparator use the comparison backend, gpusort::merge.");
+  static_assert(!Stable,
+                "gpusort::bucket_bitonic is not stable (bitonic networks reorder equal keys): "
+                "for stable_sort / stable_sort_by_key use gpusort::radix (radix keys) or "
+                "gpusort::merge.");
+  detail::run_bucket_bitonic<Tuning>(request);
 }
 
 template <class Tuning, class Key, class Value, class Compare, bool Stable>

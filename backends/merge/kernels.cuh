@@ -12,19 +12,13 @@
 #pragma once
 
 #include "../common/tiles.cuh"
-#include "bitonic_tile.cuh"
+#include "../common/bitonic_tile.cuh"
 #include "merge_path.cuh"
 
 #include <cstddef>
 #include <type_traits>
 
 namespace gpusort::backends::merge {
-
-__host__ __device__ constexpr int power_of_two_at_most(int x) {
-  int p = 1;
-  while (p * 2 <= x) p *= 2;
-  return p;
-}
 
 // The shapes of both kernels for one key type: what Tuning asks for, shrunk to fit
 // Tuning::exchange_bytes of shared memory (and, for the bitonic tile, to a power of two).
@@ -36,16 +30,14 @@ struct merge_shape {
                 "tile_threads: a power of two, at least one warp");
   static_assert(merge_threads % 32 == 0 && (merge_threads & (merge_threads - 1)) == 0,
                 "merge_threads: a power of two, at least one warp");
+  static constexpr int tile_items_per_thread = bitonic_items_per_thread<Key>(
+      tile_threads, Tuning::tile_items_per_thread, Tuning::exchange_bytes);
   // Key plus 2-byte index, and the 1/32 padding.
   static constexpr int bytes_per_item = int(sizeof(Key) + 2) * 33 / 32 + 1;
-  static constexpr int fitting_tile_items = Tuning::exchange_bytes / (bytes_per_item * tile_threads);
   static constexpr int fitting_merge_items = Tuning::exchange_bytes / (bytes_per_item * merge_threads);
-  static_assert(fitting_tile_items >= 1 && fitting_merge_items >= 1,
+  static_assert(tile_items_per_thread >= 1 && fitting_merge_items >= 1,
                 "gpusort::merge: the key type is too large for a tile in shared memory; sort "
                 "indices (or a smaller key) with a comparator that looks the keys up");
-  static constexpr int tile_items_per_thread = power_of_two_at_most(
-      Tuning::tile_items_per_thread < fitting_tile_items ? Tuning::tile_items_per_thread
-                                                          : fitting_tile_items);
   static constexpr int tile_items = tile_threads * tile_items_per_thread;
   // Any count: chunks need not divide the runs (merge_block_of cuts each pair).
   static constexpr int merge_items_per_thread =
@@ -61,55 +53,14 @@ template <class Shape, bool TrackIndex, bool Stable, class Key, class Value, cla
 __global__ void __launch_bounds__(Shape::tile_threads)
     sort_tiles(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
                std::size_t n, std::size_t first_tile, Compare comp) {
-  constexpr int threads = Shape::tile_threads;
-  constexpr int items = Shape::tile_items_per_thread;
   constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
   __shared__ bitonic_tile_storage<Shape::tile_items, Key, TrackIndex> shared;
 
   const tile_bounds tile = tile_of(first_tile + blockIdx.x, Shape::tile_items, n);
-  const int thread = int(threadIdx.x);
-
-  // Striped, coalesced loads. Which tile position a key starts in does not matter to a
-  // sorting network; its input position (for ties and values) is `index`.
-  Key keys[items];
-  unsigned index[items];
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    index[i] = unsigned(i * threads + thread);
-    // Padding: a copy of the tile's first key (see tile_order).
-    keys[i] = in_keys[tile.begin + (int(index[i]) < tile.count ? index[i] : 0u)];
-  }
-  const tile_order<Compare, TrackIndex, Stable> order{comp, unsigned(tile.count)};
-  bitonic_sort_tile<threads, items>(keys, index, shared, order);
-
-  // Stage in tile order, then striped, coalesced stores.
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    shared.keys[padded(thread * items + i)] = keys[i];
-    if constexpr (TrackIndex) shared.index[padded(thread * items + i)] = index[i];
-  }
-  __syncthreads();
-  if constexpr (has_values) {
-    static_assert(TrackIndex, "values follow their keys' input positions");
-    Value values[items];
-#pragma unroll
-    for (int i = 0; i < items; ++i) {
-      const int position = i * threads + thread;
-      if (position < tile.count)
-        values[i] = in_values[tile.begin + shared.index[padded(position)]];
-    }
-    __syncthreads();  // sorting in place: every value is read before any is overwritten
-#pragma unroll
-    for (int i = 0; i < items; ++i) {
-      const int position = i * threads + thread;
-      if (position < tile.count) out_values[tile.begin + position] = values[i];
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    const int position = i * threads + thread;
-    if (position < tile.count) out_keys[tile.begin + position] = shared.keys[padded(position)];
-  }
+  const std::size_t value_offset = has_values ? tile.begin : 0;  // no values: null pointers
+  sort_tile<Shape::tile_threads, Shape::tile_items_per_thread, TrackIndex, Stable>(
+      in_keys + tile.begin, out_keys + tile.begin, in_values + value_offset,
+      out_values + value_offset, tile.count, comp, shared);
 }
 
 // Grid: one thread per merge block. splits[block] = how many of the keys before the block's

@@ -4,6 +4,7 @@
 
 #include "../../gpusort/allocator.cuh"
 #include "../../gpusort/error.cuh"
+#include "../common/resident_grid.cuh"
 #include "kernels.cuh"
 
 #include <cub/device/device_scan.cuh>
@@ -13,15 +14,6 @@
 #include <cstddef>
 
 namespace gpusort::backends::radix {
-
-inline int multiprocessor_count() {
-  int device = 0;
-  int count = 0;
-  detail::check_cuda(cudaGetDevice(&device), "radix sort: querying the current device");
-  detail::check_cuda(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device),
-                     "radix sort: querying the multiprocessor count");
-  return count;
-}
 
 // Sorts keys[0, n) (and values alongside, unless Value is no_values_tag) by the key's radix
 // order, reversed when `descending`. Stable. Enqueued on `stream`, no synchronisation.

@@ -40,4 +40,24 @@ struct merge_tuning_sm90 {
   static constexpr int exchange_bytes = 40 * 1024;
 };
 
+// Bucket + bitonic backend. Same way to derive and shadow.
+struct bucket_bitonic_tuning_sm90 {
+  // Partition kernels (min/max, bucket histogram, scatter): 256 threads x 16 keys per tile,
+  // fewer for wide keys or values, so that a tile fits partition_exchange_bytes of shared
+  // memory next to the scatter's per-bucket counters and offsets (12 bytes per bucket).
+  static constexpr int partition_threads = 256;
+  static constexpr int partition_items_per_thread = 16;
+  static constexpr int partition_exchange_bytes = 20 * 1024;
+  // The first level splits the whole input into up to 2^11 buckets (the scatter keeps a
+  // counter and a global offset per bucket in shared memory); deeper levels split each
+  // oversized bucket into 2^8.
+  static constexpr int first_bucket_bits = 11;
+  static constexpr int deeper_bucket_bits = 8;
+  // Sort units: a bitonic network over 256 threads x 16 keys (4096 keys of 4 bytes), shrunk
+  // to a power of two for wider keys.
+  static constexpr int sort_threads = 256;
+  static constexpr int sort_items_per_thread = 16;
+  static constexpr int exchange_bytes = 40 * 1024;
+};
+
 }  // namespace gpusort

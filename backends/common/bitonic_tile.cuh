@@ -9,9 +9,12 @@
 //   higher bits               has them in two warps: exchanged through shared memory.
 #pragma once
 
-#include <cstddef>
+#include "tiles.cuh"
 
-namespace gpusort::backends::merge {
+#include <cstddef>
+#include <type_traits>
+
+namespace gpusort::backends {
 
 // Shared-memory index of tile position p: one pad word per 32 positions keeps the exchanges
 // free of bank conflicts (thread t touches t * Items + i; the pad spreads the stride).
@@ -64,6 +67,23 @@ struct bitonic_tile_storage {
   Key keys[padded(TileItems)];
   unsigned short index[TrackIndex ? padded(TileItems) : 1];
 };
+
+__host__ __device__ constexpr int power_of_two_at_most(int x) {
+  int p = 1;
+  while (p * 2 <= x) p *= 2;
+  return p;
+}
+
+// Keys per thread of a Threads-wide bitonic tile of Key (with its 2-byte position and the 1/32
+// padding) that fits `exchange_bytes` of shared memory: `wanted`, or fewer, a power of two.
+// 0 when not even one fits.
+template <class Key>
+__host__ __device__ constexpr int bitonic_items_per_thread(int threads, int wanted,
+                                                           int exchange_bytes) {
+  const int bytes_per_item = int(sizeof(Key) + 2) * 33 / 32 + 1;
+  const int fitting = exchange_bytes / (bytes_per_item * threads);
+  return fitting < 1 ? 0 : power_of_two_at_most(wanted < fitting ? wanted : fitting);
+}
 
 __host__ __device__ constexpr int log2_of(int power_of_two) {
   int log = 0;
@@ -176,4 +196,58 @@ __device__ void bitonic_sort_tile(Key (&keys)[Items], unsigned (&index)[Items], 
   }
 }
 
-}  // namespace gpusort::backends::merge
+// Loads in_keys[0, count), count <= Threads * Items, sorts them by `comp` and writes them to
+// out_keys[0, count) (and the values, if any, follow their keys). in and out may be the same
+// memory. Every thread of the block must call it. Without TrackIndex the tile must be full
+// and carry no values.
+template <int Threads, int Items, bool TrackIndex, bool Stable, class Key, class Value,
+          class Compare, class Storage>
+__device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys,
+                                          const Value* in_values, Value* out_values, int count,
+                                          const Compare& comp, Storage& shared) {
+  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  static_assert(TrackIndex || !has_values, "values follow their keys' input positions");
+  const int thread = int(threadIdx.x);
+
+  // Striped, coalesced loads. Which tile position a key starts in does not matter to a
+  // sorting network; its input position (for ties and values) is `index`.
+  Key keys[Items];
+  unsigned index[Items];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    index[i] = unsigned(i * Threads + thread);
+    // Padding: a copy of the tile's first key (see tile_order).
+    keys[i] = in_keys[int(index[i]) < count ? index[i] : 0u];
+  }
+  const tile_order<Compare, TrackIndex, Stable> order{comp, unsigned(count)};
+  bitonic_sort_tile<Threads, Items>(keys, index, shared, order);
+
+  // Stage in tile order, then striped, coalesced stores.
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    shared.keys[padded(thread * Items + i)] = keys[i];
+    if constexpr (TrackIndex) shared.index[padded(thread * Items + i)] = index[i];
+  }
+  __syncthreads();
+  if constexpr (has_values) {
+    Value values[Items];
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      const int position = i * Threads + thread;
+      if (position < count) values[i] = in_values[shared.index[padded(position)]];
+    }
+    __syncthreads();  // sorting in place: every value is read before any is overwritten
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      const int position = i * Threads + thread;
+      if (position < count) out_values[position] = values[i];
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const int position = i * Threads + thread;
+    if (position < count) out_keys[position] = shared.keys[padded(position)];
+  }
+}
+
+}  // namespace gpusort::backends

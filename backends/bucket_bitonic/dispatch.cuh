@@ -1,0 +1,128 @@
+// Host side of the bucket + bitonic sort: the capacities of the work lists, the one
+// temporary allocation, and a fixed sequence of launches: no launch depends on the host
+// knowing how the data split, so a sort never waits for the GPU.
+#pragma once
+
+#include "../../gpusort/allocator.cuh"
+#include "../../gpusort/error.cuh"
+#include "../common/resident_grid.cuh"
+#include "../radix/digits.cuh"
+#include "kernels.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace gpusort::backends::bucket_bitonic {
+
+// Upper bounds of the work lists for n keys, from the rules in buckets.cuh: a segment past
+// level 0 holds more than a window of keys; a level adds at most one sort unit per window
+// and segment, plus one all-equal unit per segment or oversized bucket.
+struct list_capacities {
+  std::size_t segments;  // per level
+  std::size_t units;     // all levels
+};
+
+__host__ __device__ constexpr list_capacities capacities_for(std::size_t n, int unit_items,
+                                                             int levels) {
+  const std::size_t windows = n / unit_window(unit_items) + 1;
+  return {windows, std::size_t(levels) * 4 * windows + 1};
+}
+
+// Sorts keys[0, n) (and values alongside, unless Value is no_values_tag) by the key's radix
+// order, reversed when `descending`. Not stable. Enqueued on `stream`, no synchronisation.
+template <class Tuning, class Key, class Value = no_values_tag>
+void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t stream,
+          allocator_ref allocator) {
+  using shape = bucket_shape<Tuning, Key, Value>;
+  using bits_type = typename shape::bits_type;
+  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  if (n < 2) return;
+
+  const bool one_unit = n <= std::size_t(shape::unit_items);
+  const int first_bits =
+      first_level_bucket_bits(n, shape::unit_items, Tuning::first_bucket_bits);
+  const int levels =
+      one_unit ? 0 : partition_levels(shape::traits::bits, first_bits, Tuning::deeper_bucket_bits);
+  const list_capacities capacity = capacities_for(n, shape::unit_items, levels);
+  if (capacity.units >= (std::size_t(1) << (64 - list_tile_bits)))
+    detail::throw_usage_error("bucket_bitonic sort: too many keys for its work lists");
+  const std::size_t counters =
+      one_unit ? 0
+               : (capacity.segments << Tuning::deeper_bucket_bits) > (std::size_t(1) << first_bits)
+                   ? capacity.segments << Tuning::deeper_bucket_bits
+                   : std::size_t(1) << first_bits;
+
+  // Everything is allocated before the input is touched.
+  storage_plan layout;
+  const std::size_t alternate_keys_at = layout.reserve<Key>(one_unit ? 0 : n);
+  const std::size_t alternate_values_at = layout.reserve<Value>(!one_unit && has_values ? n : 0);
+  const std::size_t segments_at = layout.reserve<segment>(one_unit ? 0 : 2 * capacity.segments);
+  const std::size_t units_at = layout.reserve<sort_unit>(capacity.units);
+  const std::size_t reservations_at = layout.reserve<unsigned long long>(3);
+  const std::size_t counters_at = layout.reserve<unsigned long long>(counters);
+  temporary_storage storage(allocator, layout.total_bytes(), stream);
+
+  Key* alternate_keys = storage.at<Key>(alternate_keys_at);
+  Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
+  auto* reservations = storage.at<unsigned long long>(reservations_at);
+  // Level L reads segment list L % 2 and appends to the other.
+  const work_list<segment> segment_lists[2] = {
+      {storage.at<segment>(segments_at), reservations + 0, one_unit ? 0 : capacity.segments},
+      {storage.at<segment>(segments_at) + capacity.segments, reservations + 1,
+       one_unit ? 0 : capacity.segments}};
+  const work_list<sort_unit> units{storage.at<sort_unit>(units_at), reservations + 2,
+                                   capacity.units};
+  auto* bucket_counters = storage.at<unsigned long long>(counters_at);
+  const bits_type flip =
+      descending ? radix::descending_mask<bits_type>(shape::traits::bits) : bits_type(0);
+
+  start_lists<shape><<<1, 1, 0, stream>>>(segment_lists[0], units, n, one_unit);
+  detail::check_launch("bucket_bitonic sort: start_lists");
+
+  // Persistent grids, capped by the most tiles (or segments) a level can have.
+  const std::size_t most_tiles = tile_count(n, shape::partition_tile) + capacity.segments;
+  const unsigned min_max_grid = resident_grid(segment_min_max<shape, Key>, shape::partition_threads, most_tiles);
+  const unsigned histogram_grid = resident_grid(bucket_histogram<shape, Key>, shape::partition_threads, most_tiles);
+  const unsigned plan_grid = resident_grid(plan_buckets<shape>, shape::partition_threads, capacity.segments);
+  const unsigned scatter_grid = resident_grid(bucket_scatter<shape, Key, Value>, shape::partition_threads, most_tiles);
+  for (int level = 0; level < levels; ++level) {
+    const work_list<segment>& list = segment_lists[level % 2];
+    const work_list<segment>& next_level = segment_lists[(level + 1) % 2];
+    // The last level leaves no segments (buckets.cuh: partition_levels): a list of capacity
+    // 0 makes a broken promise trap instead of writing past the end.
+    work_list<segment> next = next_level;
+    if (level + 1 == levels) next.capacity = 0;
+    const int bucket_bits = level == 0 ? first_bits : Tuning::deeper_bucket_bits;
+    const bool in_alternate = level % 2 == 1;
+    const Key* from_keys = in_alternate ? alternate_keys : keys;
+    Key* to_keys = in_alternate ? keys : alternate_keys;
+    const Value* from_values = in_alternate ? alternate_values : values;
+    Value* to_values = in_alternate ? values : alternate_values;
+
+    detail::check_cuda(cudaMemsetAsync(next.reservation, 0, sizeof(unsigned long long), stream),
+                       "bucket_bitonic sort: clearing a work list");
+    segment_min_max<shape><<<min_max_grid, shape::partition_threads, 0, stream>>>(
+        from_keys, list, bucket_counters, bucket_bits, flip);
+    detail::check_launch("bucket_bitonic sort: segment_min_max");
+    bucket_histogram<shape><<<histogram_grid, shape::partition_threads, 0, stream>>>(
+        from_keys, list, bucket_counters, bucket_bits, flip);
+    detail::check_launch("bucket_bitonic sort: bucket_histogram");
+    plan_buckets<shape><<<plan_grid, shape::partition_threads, 0, stream>>>(
+        list, next, units, bucket_counters, bucket_bits, in_alternate ? 1 : 0);
+    detail::check_launch("bucket_bitonic sort: plan_buckets");
+    bucket_scatter<shape><<<scatter_grid, shape::partition_threads, 0, stream>>>(
+        from_keys, to_keys, from_values, to_values, list, bucket_counters, bucket_bits, flip);
+    detail::check_launch("bucket_bitonic sort: bucket_scatter");
+  }
+
+  const std::size_t most_unit_tiles = capacity.units + tile_count(n, shape::unit_items);
+  const unsigned sort_grid =
+      resident_grid(sort_units<shape, Key, Value>, shape::sort_threads, most_unit_tiles);
+  sort_units<shape><<<sort_grid, shape::sort_threads, 0, stream>>>(
+      keys, alternate_keys, values, alternate_values, units, flip);
+  detail::check_launch("bucket_bitonic sort: sort_units");
+}
+
+}  // namespace gpusort::backends::bucket_bitonic

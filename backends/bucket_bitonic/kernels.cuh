@@ -1,0 +1,508 @@
+// Kernels of the bucket + bitonic sort, in the order they run:
+//   start_lists          level 0 holds one segment, the whole input (or, for an input that
+//                        fits one sort unit, the unit list holds it directly)
+//   per partition level:
+//     segment_min_max    min and max ordered bits of every segment of the level
+//     bucket_histogram   each segment's keys counted per equal-width bucket
+//     plan_buckets       per segment: bucket starts, and the buckets' fate: small ones
+//                        packed into sort units, oversized ones to the next level as
+//                        segments of their own, oversized all-equal ones straight to units
+//     bucket_scatter     each tile ordered by bucket in shared memory, then each bucket's run
+//                        written to the bucket's next free positions (coalesced)
+//   sort_units           every unit of every level in one launch: a bitonic network in
+//                        shared memory, or a plain copy for all-equal keys
+// The partition kernels are persistent: a grid of resident blocks walks the level's tiles,
+// however many the previous level left, so the host never waits to learn how data split.
+#pragma once
+
+#include "../../policies/key_traits.cuh"
+#include "../common/tiles.cuh"
+#include "../common/bitonic_tile.cuh"
+#include "buckets.cuh"
+#include "work_lists.cuh"
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace gpusort::backends::bucket_bitonic {
+
+// The shapes of the kernels for one (key, value) pair: what Tuning asks for, shrunk to fit
+// its shared-memory budgets.
+template <class Tuning, class Key, class Value = no_values_tag>
+struct bucket_shape {
+  using traits = radix_key_traits<Key>;
+  using bits_type = typename traits::bits_type;
+
+  static constexpr int partition_threads = Tuning::partition_threads;
+  static constexpr int widest_element =
+      int(sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value));
+  static constexpr int fitting_partition_items =
+      Tuning::partition_exchange_bytes / (widest_element * partition_threads);
+  static_assert(fitting_partition_items >= 1,
+                "gpusort::bucket_bitonic: the key or value type is too large for a tile in "
+                "shared memory; sort an index payload and gather the values afterwards");
+  static constexpr int partition_items = Tuning::partition_items_per_thread < fitting_partition_items
+                                             ? Tuning::partition_items_per_thread
+                                             : fitting_partition_items;
+  static constexpr int partition_tile = partition_threads * partition_items;
+
+  static constexpr int max_bucket_bits = Tuning::first_bucket_bits;
+  static constexpr int max_buckets = 1 << max_bucket_bits;
+  static_assert(Tuning::deeper_bucket_bits <= Tuning::first_bucket_bits &&
+                    max_buckets % partition_threads == 0,
+                "bucket counts: powers of two, a multiple of partition_threads");
+  static constexpr int buckets_per_thread = max_buckets / partition_threads;
+
+  static constexpr int sort_threads = Tuning::sort_threads;
+  static constexpr int sort_items = bitonic_items_per_thread<Key>(
+      sort_threads, Tuning::sort_items_per_thread, Tuning::exchange_bytes);
+  static_assert(sort_items >= 1,
+                "gpusort::bucket_bitonic: the key type is too large for a sort unit in shared "
+                "memory");
+  static constexpr int unit_items = sort_threads * sort_items;
+  static_assert(unit_items <= 65536, "positions are 16-bit in shared memory");
+};
+
+template <class Key>
+__device__ __forceinline__ unsigned long long ordered_bits(const Key& key,
+                                                           typename radix_key_traits<Key>::bits_type flip) {
+  return static_cast<unsigned long long>(
+      typename radix_key_traits<Key>::bits_type(radix_key_traits<Key>::sort_bits(key) ^ flip));
+}
+
+// The order of the sort units: the keys' ordered bits, as in the partition.
+template <class Key>
+struct ordered_less {
+  typename radix_key_traits<Key>::bits_type flip;
+  __device__ __forceinline__ bool operator()(const Key& a, const Key& b) const {
+    using bits_type = typename radix_key_traits<Key>::bits_type;
+    return bits_type(radix_key_traits<Key>::sort_bits(a) ^ flip) <
+           bits_type(radix_key_traits<Key>::sort_bits(b) ^ flip);
+  }
+};
+
+struct minimum {
+  __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const {
+    return a < b ? a : b;
+  }
+};
+struct maximum {
+  __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const {
+    return a < b ? b : a;
+  }
+};
+
+// One key per lane into shared bucket counters, lanes with the same bucket aggregated (skewed
+// data would otherwise serialise a warp on one counter). Returns the key's rank among this
+// call's keys of its bucket. Every lane of the warp must call it; `valid` false counts nothing.
+__device__ __forceinline__ unsigned count_in_bucket(unsigned* counters, unsigned bucket,
+                                                    bool valid) {
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned peers = __match_any_sync(0xffffffffu, valid ? bucket : ~0u);
+  const unsigned leader = unsigned(__ffs(int(peers))) - 1;
+  unsigned first = 0;
+  if (lane == leader && valid) first = atomicAdd(&counters[bucket], unsigned(__popc(int(peers))));
+  first = __shfl_sync(0xffffffffu, first, int(leader));
+  return first + unsigned(__popc(int(peers & ((1u << lane) - 1u))));
+}
+
+// Where a level's tile lies: its segment and its keys.
+struct segment_tile {
+  std::size_t segment;
+  std::size_t begin;
+  int count;
+  bool first_of_segment;
+};
+
+__device__ __forceinline__ segment_tile locate_tile(const work_list<segment>& list,
+                                                    std::size_t segments,
+                                                    unsigned long long tile, int tile_items) {
+  const std::size_t s = entry_of_tile(list.entries, segments, tile);
+  const segment& seg = list.entries[s];
+  const std::size_t within = std::size_t(tile - seg.first_tile) * std::size_t(tile_items);
+  const std::size_t left = seg.count - within;
+  return {s, seg.begin + within, int(left < std::size_t(tile_items) ? left : std::size_t(tile_items)),
+          within == 0};
+}
+
+template <class Shape>
+__global__ void start_lists(work_list<segment> first_level, work_list<sort_unit> units,
+                            std::size_t n, bool one_unit) {
+  if (one_unit) {
+    units.entries[0] = {0, n, 0, 0, 0};
+    *units.reservation = pack_reservation(1, 1);
+  } else {
+    first_level.entries[0] = {0, n, 0, ~0ull, 0};
+    *first_level.reservation = pack_reservation(1, tile_count(n, Shape::partition_tile));
+    *units.reservation = 0;
+  }
+}
+
+// Also clears the bucket counters of each segment (the counters array is reused by every
+// level), before bucket_histogram fills them.
+template <class Shape, class Key>
+__global__ void __launch_bounds__(Shape::partition_threads)
+    segment_min_max(const Key* keys, work_list<segment> list, unsigned long long* bucket_counts,
+                    int bucket_bits, typename Shape::bits_type flip) {
+  constexpr int threads = Shape::partition_threads;
+  using reduce_t = cub::BlockReduce<unsigned long long, threads>;
+  __shared__ typename reduce_t::TempStorage reduce_storage[2];
+
+  const unsigned long long reserved = *list.reservation;
+  const std::size_t segments = entries_of(reserved);
+  const unsigned long long tiles = tiles_of(reserved);
+  unsigned long long low = ~0ull;
+  unsigned long long high = 0;
+  std::size_t current = ~std::size_t(0);
+  // Tiles of one segment accumulate; one pair of atomics per segment a block visited.
+  const auto flush = [&] {
+    const unsigned long long block_low = reduce_t(reduce_storage[0]).Reduce(low, minimum{});
+    const unsigned long long block_high = reduce_t(reduce_storage[1]).Reduce(high, maximum{});
+    if (threadIdx.x == 0) {
+      atomicMin(&list.entries[current].min_bits, block_low);
+      atomicMax(&list.entries[current].max_bits, block_high);
+    }
+    __syncthreads();  // the storage is reused by the next flush
+    low = ~0ull;
+    high = 0;
+  };
+  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const segment_tile place = locate_tile(list, segments, tile, Shape::partition_tile);
+    if (place.segment != current) {
+      if (current != ~std::size_t(0)) flush();
+      current = place.segment;
+    }
+    if (place.first_of_segment)
+      for (int b = int(threadIdx.x); b < (1 << bucket_bits); b += threads)
+        bucket_counts[(place.segment << bucket_bits) + std::size_t(b)] = 0;
+#pragma unroll
+    for (int j = 0; j < Shape::partition_items; ++j) {
+      const int i = j * threads + int(threadIdx.x);
+      if (i < place.count) {
+        const unsigned long long bits = ordered_bits(keys[place.begin + i], flip);
+        low = bits < low ? bits : low;
+        high = bits > high ? bits : high;
+      }
+    }
+  }
+  if (current != ~std::size_t(0)) flush();
+}
+
+template <class Shape, class Key>
+__global__ void __launch_bounds__(Shape::partition_threads)
+    bucket_histogram(const Key* keys, work_list<segment> list, unsigned long long* bucket_counts,
+                     int bucket_bits, typename Shape::bits_type flip) {
+  constexpr int threads = Shape::partition_threads;
+  __shared__ unsigned counts[Shape::max_buckets];
+  const int buckets = 1 << bucket_bits;
+  for (int b = int(threadIdx.x); b < buckets; b += threads) counts[b] = 0;
+  __syncthreads();
+
+  const unsigned long long reserved = *list.reservation;
+  const std::size_t segments = entries_of(reserved);
+  const unsigned long long tiles = tiles_of(reserved);
+  std::size_t current = ~std::size_t(0);
+  // Tiles of one segment accumulate in shared memory; one global atomic per bucket per
+  // segment a block visited.
+  const auto flush = [&] {
+    __syncthreads();
+    for (int b = int(threadIdx.x); b < buckets; b += threads) {
+      if (counts[b] != 0) atomicAdd(&bucket_counts[(current << bucket_bits) + std::size_t(b)],
+                                    static_cast<unsigned long long>(counts[b]));
+      counts[b] = 0;
+    }
+    __syncthreads();
+  };
+  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const segment_tile place = locate_tile(list, segments, tile, Shape::partition_tile);
+    if (place.segment != current) {
+      if (current != ~std::size_t(0)) flush();
+      current = place.segment;
+    }
+    const unsigned long long min_bits = list.entries[place.segment].min_bits;
+    const unsigned long long max_bits = list.entries[place.segment].max_bits;
+    if (min_bits == max_bits) continue;  // all equal: plan_buckets needs no counts
+    const int shift = bucket_shift(min_bits, max_bits, bucket_bits);
+#pragma unroll
+    for (int j = 0; j < Shape::partition_items; ++j) {
+      const int i = j * threads + int(threadIdx.x);
+      const bool valid = i < place.count;
+      const unsigned bucket =
+          valid ? bucket_of(ordered_bits(keys[place.begin + i], flip), min_bits, shift) : 0u;
+      count_in_bucket(counts, bucket, valid);
+    }
+  }
+  if (current != ~std::size_t(0)) flush();
+}
+
+// What one bucket adds to the lists; summed over a segment's buckets by a block scan, which
+// gives every bucket its place in them.
+struct list_additions {
+  unsigned long long units;
+  unsigned long long unit_tiles;
+  unsigned long long segments;
+  unsigned long long segment_tiles;
+};
+struct add_list_additions {
+  __device__ list_additions operator()(const list_additions& a, const list_additions& b) const {
+    return {a.units + b.units, a.unit_tiles + b.unit_tiles, a.segments + b.segments,
+            a.segment_tiles + b.segment_tiles};
+  }
+};
+
+// One block per segment (persistent). The segment's data is in the alternate buffer when
+// `level_in_alternate`; its buckets go to the other buffer. Turns the bucket counts into the
+// buckets' first positions (bucket_scatter's cursors).
+template <class Shape>
+__global__ void __launch_bounds__(Shape::partition_threads)
+    plan_buckets(work_list<segment> list, work_list<segment> next_level,
+                 work_list<sort_unit> units, unsigned long long* buckets_in_out, int bucket_bits,
+                 int level_in_alternate) {
+  constexpr int threads = Shape::partition_threads;
+  constexpr int per_thread = Shape::buckets_per_thread;
+  constexpr int unit_items = Shape::unit_items;
+  using start_scan_t = cub::BlockScan<unsigned long long, threads>;
+  using plan_scan_t = cub::BlockScan<list_additions, threads>;
+  __shared__ union {
+    typename start_scan_t::TempStorage starts;
+    typename plan_scan_t::TempStorage plan;
+  } scan_storage;
+  __shared__ unsigned long long unit_base, unit_tile_base, segment_base, segment_tile_base;
+
+  const std::size_t segments = entries_of(*list.reservation);
+  const int buckets = 1 << bucket_bits;
+  for (std::size_t s = blockIdx.x; s < segments; s += gridDim.x) {
+    const segment seg = list.entries[s];
+    if (seg.min_bits == seg.max_bits) {
+      // All equal: sorted already; it only has to reach the user's buffer.
+      if (threadIdx.x == 0 && level_in_alternate) {
+        const unsigned long long at = reserve(units, 1, tile_count(seg.count, unit_items));
+        units.entries[entries_of(at)] = {seg.begin, seg.begin + seg.count, tiles_of(at), 1, 1};
+      }
+      continue;
+    }
+    const int shift = bucket_shift(seg.min_bits, seg.max_bits, bucket_bits);
+    unsigned long long* segment_buckets = buckets_in_out + (s << bucket_bits);
+
+    // Blocked: thread t owns buckets t * per_thread + i, so scans run in bucket order.
+    unsigned long long count[per_thread];
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int b = int(threadIdx.x) * per_thread + i;
+      count[i] = b < buckets ? segment_buckets[b] : 0;
+    }
+    unsigned long long start[per_thread];
+    start_scan_t(scan_storage.starts).ExclusiveSum(count, start);
+    __syncthreads();
+    // The start (+1) of the previous non-empty bucket decides whether a small bucket opens
+    // a unit (buckets.cuh: opens_unit).
+    unsigned long long marker[per_thread];
+    unsigned long long previous[per_thread];
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) marker[i] = count[i] != 0 ? start[i] + 1 : 0;
+    start_scan_t(scan_storage.starts).ExclusiveScan(marker, previous, 0ull, maximum{});
+    __syncthreads();
+
+    bool opens[per_thread];
+    bool member[per_thread];
+    list_additions adds[per_thread];
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const bool small = is_small_bucket(count[i], unit_items);
+      opens[i] = count[i] != 0 && small && opens_unit(previous[i], start[i], unit_items);
+      member[i] = count[i] != 0 && small && !opens[i];
+      // An oversized bucket one value wide (shift 0) is all equal: a unit, not a segment,
+      // and only if the scatter puts it in the alternate buffer (else it is done).
+      const bool equal_unit = count[i] != 0 && !small && shift == 0 && !level_in_alternate;
+      const bool child = count[i] != 0 && !small && shift != 0;
+      adds[i] = {opens[i] || equal_unit ? 1ull : 0ull,
+                 opens[i] ? 1ull : equal_unit ? tile_count(count[i], unit_items) : 0ull,
+                 child ? 1ull : 0ull,
+                 child ? tile_count(count[i], Shape::partition_tile) : 0ull};
+    }
+    list_additions before[per_thread];
+    list_additions total;
+    plan_scan_t(scan_storage.plan)
+        .ExclusiveScan(adds, before, list_additions{0, 0, 0, 0}, add_list_additions{}, total);
+    if (threadIdx.x == 0) {
+      if (total.units != 0) {
+        const unsigned long long at = reserve(units, total.units, total.unit_tiles);
+        unit_base = entries_of(at);
+        unit_tile_base = tiles_of(at);
+      }
+      if (total.segments != 0) {
+        const unsigned long long at = reserve(next_level, total.segments, total.segment_tiles);
+        segment_base = entries_of(at);
+        segment_tile_base = tiles_of(at);
+      }
+    }
+    __syncthreads();
+
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int b = int(threadIdx.x) * per_thread + i;
+      if (b >= buckets) continue;
+      const std::size_t position = seg.begin + start[i];
+      if (adds[i].units != 0)
+        units.entries[unit_base + before[i].units] = {
+            position, position + count[i], unit_tile_base + before[i].unit_tiles,
+            level_in_alternate ? 0 : 1, opens[i] ? 0 : 1};
+      if (adds[i].segments != 0)
+        next_level.entries[segment_base + before[i].segments] = {
+            position, count[i], segment_tile_base + before[i].segment_tiles, ~0ull, 0};
+      segment_buckets[b] = position;
+    }
+    __syncthreads();  // the opening bucket wrote its unit before members extend it
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      // The last unit opened before a member bucket is its own (an oversized bucket between
+      // them would have put them in different windows).
+      if (member[i])
+        atomicMax(reinterpret_cast<unsigned long long*>(&units.entries[unit_base + before[i].units - 1].end),
+                  static_cast<unsigned long long>(seg.begin + start[i] + count[i]));
+    }
+    __syncthreads();  // shared bases are reused by the next segment
+  }
+}
+
+template <class Shape, class Key, class Value>
+__global__ void __launch_bounds__(Shape::partition_threads)
+    bucket_scatter(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
+                   work_list<segment> list, unsigned long long* cursors, int bucket_bits,
+                   typename Shape::bits_type flip) {
+  constexpr int threads = Shape::partition_threads;
+  constexpr int items = Shape::partition_items;
+  constexpr int per_thread = Shape::buckets_per_thread;
+  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  using scan_t = cub::BlockScan<unsigned, threads>;
+  __shared__ unsigned tile_start[Shape::max_buckets];  // counts, then exclusive starts
+  // Global position of each bucket's first key in this tile, minus its start in the tile.
+  __shared__ unsigned long long tile_base[Shape::max_buckets];
+  __shared__ union {
+    typename scan_t::TempStorage scan;
+    Key keys[Shape::partition_tile];
+    Value values[has_values ? Shape::partition_tile : 1];
+  } exchange;
+
+  const unsigned long long reserved = *list.reservation;
+  const std::size_t segments = entries_of(reserved);
+  const unsigned long long tiles = tiles_of(reserved);
+  const int buckets = 1 << bucket_bits;
+  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const segment_tile place = locate_tile(list, segments, tile, Shape::partition_tile);
+    const unsigned long long min_bits = list.entries[place.segment].min_bits;
+    const unsigned long long max_bits = list.entries[place.segment].max_bits;
+    if (min_bits == max_bits) continue;
+    const int shift = bucket_shift(min_bits, max_bits, bucket_bits);
+
+    for (int b = int(threadIdx.x); b < buckets; b += threads) tile_start[b] = 0;
+    __syncthreads();
+    Key keys[items];
+    unsigned bucket[items];
+    unsigned rank[items];
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int i = j * threads + int(threadIdx.x);
+      const bool valid = i < place.count;
+      if (valid) keys[j] = in_keys[place.begin + i];
+      bucket[j] = valid ? bucket_of(ordered_bits(keys[j], flip), min_bits, shift) : 0u;
+      rank[j] = count_in_bucket(tile_start, bucket[j], valid);
+    }
+    __syncthreads();
+
+    unsigned count[per_thread];
+    unsigned start[per_thread];
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int b = int(threadIdx.x) * per_thread + i;
+      count[i] = b < buckets ? tile_start[b] : 0u;
+    }
+    scan_t(exchange.scan).ExclusiveSum(count, start);
+    unsigned long long* segment_cursors = cursors + (place.segment << bucket_bits);
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int b = int(threadIdx.x) * per_thread + i;
+      if (b < buckets) tile_start[b] = start[i];
+      if (count[i] != 0) tile_base[b] = atomicAdd(&segment_cursors[b], count[i]) - start[i];
+    }
+    __syncthreads();
+
+    // Ordered by bucket in shared memory, then striped: consecutive threads write consecutive
+    // positions of each bucket's run.
+#pragma unroll
+    for (int j = 0; j < items; ++j)
+      if (j * threads + int(threadIdx.x) < place.count)
+        exchange.keys[tile_start[bucket[j]] + rank[j]] = keys[j];
+    __syncthreads();
+    std::size_t destination[items];
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int i = j * threads + int(threadIdx.x);
+      if (i < place.count) {
+        const Key key = exchange.keys[i];
+        destination[j] = tile_base[bucket_of(ordered_bits(key, flip), min_bits, shift)] + i;
+        out_keys[destination[j]] = key;
+      }
+    }
+    if constexpr (has_values) {
+      Value values[items];
+#pragma unroll
+      for (int j = 0; j < items; ++j) {
+        const int i = j * threads + int(threadIdx.x);
+        if (i < place.count) values[j] = in_values[place.begin + i];
+      }
+      __syncthreads();  // every key is read out of the exchange
+#pragma unroll
+      for (int j = 0; j < items; ++j)
+        if (j * threads + int(threadIdx.x) < place.count)
+          exchange.values[tile_start[bucket[j]] + rank[j]] = values[j];
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < items; ++j) {
+        const int i = j * threads + int(threadIdx.x);
+        if (i < place.count) out_values[destination[j]] = exchange.values[i];
+      }
+    }
+    __syncthreads();  // shared memory is reused by the next tile
+  }
+}
+
+// Every unit of every level: sorted from wherever its keys are into the user's buffers.
+template <class Shape, class Key, class Value>
+__global__ void __launch_bounds__(Shape::sort_threads)
+    sort_units(Key* keys, const Key* alternate_keys, Value* values, const Value* alternate_values,
+               work_list<sort_unit> units, typename Shape::bits_type flip) {
+  constexpr int threads = Shape::sort_threads;
+  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  __shared__ bitonic_tile_storage<Shape::unit_items, Key, true> shared;
+
+  const unsigned long long reserved = *units.reservation;
+  const std::size_t entries = entries_of(reserved);
+  const unsigned long long tiles = tiles_of(reserved);
+  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const sort_unit unit = units.entries[entry_of_tile(units.entries, entries, tile)];
+    if (unit.all_equal) {
+      // Only units in the alternate buffer are listed; one tile's worth per list tile.
+      const std::size_t begin = unit.begin + std::size_t(tile - unit.first_tile) * Shape::unit_items;
+      const std::size_t left = unit.end - begin;
+      const int count = int(left < std::size_t(Shape::unit_items) ? left : Shape::unit_items);
+      for (int i = int(threadIdx.x); i < count; i += threads) {
+        keys[begin + i] = alternate_keys[begin + i];
+        if constexpr (has_values) values[begin + i] = alternate_values[begin + i];
+      }
+      continue;
+    }
+    const Key* in_keys = unit.in_alternate ? alternate_keys : keys;
+    const Value* in_values = unit.in_alternate ? alternate_values : values;
+    const std::size_t value_offset = has_values ? unit.begin : 0;  // no values: null pointers
+    __syncthreads();  // the previous unit's last reads of shared memory are done
+    sort_tile<threads, Shape::sort_items, true, false>(
+        in_keys + unit.begin, keys + unit.begin, in_values + value_offset, values + value_offset,
+        int(unit.end - unit.begin), ordered_less<Key>{flip}, shared);
+  }
+}
+
+}  // namespace gpusort::backends::bucket_bitonic

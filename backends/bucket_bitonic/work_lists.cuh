@@ -1,0 +1,52 @@
+// The device-side work lists of the bucket partition. The host launches a fixed sequence of
+// kernels (no round trip to learn how the data split); each level's kernels read the
+// segments left by the previous level and append what they leave to the next.
+#pragma once
+
+#include "buckets.cuh"
+
+#include <cstddef>
+
+namespace gpusort::backends::bucket_bitonic {
+
+// Keys still to be partitioned at one level: more than a sort unit's worth, more than one
+// distinct value (or not known yet).
+struct segment {
+  std::size_t begin;
+  std::size_t count;
+  unsigned long long first_tile;  // of the level's partition tiles
+  unsigned long long min_bits;    // of the keys' ordered bits, filled by segment_min_max
+  unsigned long long max_bits;
+};
+
+// Keys that are done partitioning: one bitonic tile of them (`sorted`), or any number of
+// equal keys that only need to reach the user's buffer (`all_equal`, one tile per
+// unit_items of them).
+struct sort_unit {
+  std::size_t begin;
+  std::size_t end;
+  unsigned long long first_tile;  // of the final pass's tiles
+  int in_alternate;               // where the keys are now: 0 the user's buffer, 1 the other
+  int all_equal;
+};
+
+template <class Entry>
+struct work_list {
+  Entry* entries;
+  unsigned long long* reservation;  // pack_reservation(entries used, tiles used)
+  std::size_t capacity;
+};
+
+// Reserves `entries` entries and `tiles` tiles of a list (one atomic per caller).
+// Returns the first of each. Overflowing a list means the capacity bounds in dispatch.cuh
+// are wrong: trap, so the sort fails loudly instead of writing past the list.
+template <class Entry>
+__device__ inline unsigned long long reserve(const work_list<Entry>& list,
+                                             unsigned long long entries,
+                                             unsigned long long tiles) {
+  const unsigned long long before = atomicAdd(list.reservation, pack_reservation(entries, tiles));
+  if (entries_of(before) + entries > list.capacity) __trap();
+  return before;
+}
+
+}  // namespace gpusort::backends::bucket_bitonic
