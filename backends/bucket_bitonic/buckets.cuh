@@ -40,11 +40,11 @@ __host__ __device__ constexpr unsigned bucket_of(std::uint64_t bits, std::uint64
   return unsigned((bits - min_bits) >> shift);
 }
 
-// Buckets the first level splits n keys into: about four buckets' worth of keys per sort
-// unit (see unit_window), never more than 2^max_bits, at least two.
+// Buckets the first level splits n keys into: about half a small bucket's worth of keys per
+// bucket (see is_small_bucket), never more than 2^max_bits, at least two.
 __host__ __device__ constexpr int first_level_bucket_bits(std::size_t n, int unit_items,
                                                           int max_bits) {
-  const std::size_t per_bucket = std::size_t(unit_items) / 4;
+  const std::size_t per_bucket = std::size_t(unit_items) / 8;
   int bits = 1;
   while (bits < max_bits && (n >> bits) > per_bucket) ++bits;
   return bits;
@@ -58,26 +58,34 @@ __host__ __device__ constexpr int partition_levels(int key_bits, int first_bits,
 }
 
 // Packing small buckets into sort units of at most unit_items keys. A bucket is small when it
-// holds at most half a unit; within a segment, the small buckets whose first key falls in the
-// same window of half a unit form one unit. A unit therefore spans less than one window plus
-// one small bucket: at most unit_items keys. A bucket of more than half a unit spans more
-// than a window, so no unit reaches across it.
+// holds at most a quarter of a unit. Within a segment, a unit is a run of consecutive small
+// buckets (no other non-empty bucket between them) whose first keys fall in the same window
+// of three quarters of a unit: it spans less than a window plus one small bucket, so at
+// most unit_items keys, and about three quarters of that when buckets are much smaller than
+// a window (a bitonic tile costs the same however full it is).
 __host__ __device__ constexpr std::size_t unit_window(int unit_items) {
-  return std::size_t(unit_items) / 2;
+  return std::size_t(unit_items) / 4 * 3;
+}
+__host__ __device__ constexpr std::size_t small_bucket_limit(int unit_items) {
+  return std::size_t(unit_items) / 4;
 }
 __host__ __device__ constexpr bool is_small_bucket(std::size_t count, int unit_items) {
-  return count <= unit_window(unit_items);
+  return count <= small_bucket_limit(unit_items);
 }
 __host__ __device__ constexpr std::size_t window_of(std::size_t start, int unit_items) {
   return start / unit_window(unit_items);
 }
-// A non-empty small bucket starting at `start` (relative to its segment) opens a unit unless
-// the previous non-empty bucket of the segment started in the same window.
-// `previous_start_plus_one` is that bucket's start + 1, or 0 when there is none.
-__host__ __device__ constexpr bool opens_unit(std::size_t previous_start_plus_one,
+// What a non-empty bucket starting at `start` (relative to its segment) tells the buckets
+// after it; 0 stands for "no bucket". The largest marker before a bucket is the previous
+// non-empty bucket's (starts grow), so a block-wide max-scan finds it.
+__host__ __device__ constexpr unsigned long long bucket_marker(std::size_t start, bool small) {
+  return (static_cast<unsigned long long>(start) + 1) * 2 + (small ? 0 : 1);
+}
+// Whether a non-empty small bucket opens a unit, given the previous non-empty bucket's marker.
+__host__ __device__ constexpr bool opens_unit(unsigned long long previous_marker,
                                               std::size_t start, int unit_items) {
-  return previous_start_plus_one == 0 ||
-         window_of(previous_start_plus_one - 1, unit_items) != window_of(start, unit_items);
+  return previous_marker == 0 || (previous_marker & 1) != 0 ||
+         window_of(std::size_t(previous_marker / 2 - 1), unit_items) != window_of(start, unit_items);
 }
 
 // Work lists. Entries are appended concurrently; each append reserves its entries and their

@@ -17,8 +17,9 @@
 namespace gpusort::backends::bucket_bitonic {
 
 // Upper bounds of the work lists for n keys, from the rules in buckets.cuh: a segment past
-// level 0 holds more than a window of keys; a level adds at most one sort unit per window
-// and segment, plus one all-equal unit per segment or oversized bucket.
+// level 0 is a bucket that is not small; a level adds at most one sort unit per window and
+// per bucket that is not small (a run of small buckets ends at one), plus one all-equal unit
+// per segment or bucket that is not small.
 struct list_capacities {
   std::size_t segments;  // per level
   std::size_t units;     // all levels
@@ -27,7 +28,8 @@ struct list_capacities {
 __host__ __device__ constexpr list_capacities capacities_for(std::size_t n, int unit_items,
                                                              int levels) {
   const std::size_t windows = n / unit_window(unit_items) + 1;
-  return {windows, std::size_t(levels) * 4 * windows + 1};
+  const std::size_t not_small = n / (small_bucket_limit(unit_items) + 1) + 1;
+  return {not_small, std::size_t(levels) * (windows + 4 * not_small) + 1};
 }
 
 // Sorts keys[0, n) (and values alongside, unless Value is no_values_tag) by the key's radix
@@ -85,7 +87,12 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   const std::size_t most_tiles = tile_count(n, shape::partition_tile) + capacity.segments;
   const unsigned min_max_grid = resident_grid(segment_min_max<shape, Key>, shape::partition_threads, most_tiles);
   const unsigned histogram_grid = resident_grid(bucket_histogram<shape, Key>, shape::partition_threads, most_tiles);
-  const unsigned plan_grid = resident_grid(plan_buckets<shape>, shape::partition_threads, capacity.segments);
+  // Level 0 plans one segment of up to 2^first_bucket_bits buckets; deeper levels many
+  // segments of 2^deeper_bucket_bits, with a lighter instantiation.
+  constexpr int deeper_per_thread =
+      ((1 << Tuning::deeper_bucket_bits) + shape::partition_threads - 1) / shape::partition_threads;
+  const unsigned plan_grid = resident_grid(plan_buckets<shape, deeper_per_thread>,
+                                           shape::partition_threads, capacity.segments);
   const unsigned scatter_grid = resident_grid(bucket_scatter<shape, Key, Value>, shape::partition_threads, most_tiles);
   for (int level = 0; level < levels; ++level) {
     const work_list<segment>& list = segment_lists[level % 2];
@@ -109,8 +116,12 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
     bucket_histogram<shape><<<histogram_grid, shape::partition_threads, 0, stream>>>(
         from_keys, list, bucket_counters, bucket_bits, flip);
     detail::check_launch("bucket_bitonic sort: bucket_histogram");
-    plan_buckets<shape><<<plan_grid, shape::partition_threads, 0, stream>>>(
-        list, next, units, bucket_counters, bucket_bits, in_alternate ? 1 : 0);
+    if (level == 0)
+      plan_buckets<shape, shape::buckets_per_thread><<<1, shape::partition_threads, 0, stream>>>(
+          list, next, units, bucket_counters, bucket_bits, 0);
+    else
+      plan_buckets<shape, deeper_per_thread><<<plan_grid, shape::partition_threads, 0, stream>>>(
+          list, next, units, bucket_counters, bucket_bits, in_alternate ? 1 : 0);
     detail::check_launch("bucket_bitonic sort: plan_buckets");
     bucket_scatter<shape><<<scatter_grid, shape::partition_threads, 0, stream>>>(
         from_keys, to_keys, from_values, to_values, list, bucket_counters, bucket_bits, flip);

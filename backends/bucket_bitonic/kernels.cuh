@@ -48,6 +48,7 @@ struct bucket_shape {
                                              ? Tuning::partition_items_per_thread
                                              : fitting_partition_items;
   static constexpr int partition_tile = partition_threads * partition_items;
+  static_assert(partition_tile <= 65536, "ranks within a tile are 16-bit");
 
   static constexpr int max_bucket_bits = Tuning::first_bucket_bits;
   static constexpr int max_buckets = 1 << max_bucket_bits;
@@ -55,6 +56,7 @@ struct bucket_shape {
                     max_buckets % partition_threads == 0,
                 "bucket counts: powers of two, a multiple of partition_threads");
   static constexpr int buckets_per_thread = max_buckets / partition_threads;
+  static constexpr int scatter_blocks_per_multiprocessor = Tuning::scatter_blocks_per_multiprocessor;
 
   static constexpr int sort_threads = Tuning::sort_threads;
   static constexpr int sort_items = bitonic_items_per_thread<Key>(
@@ -64,6 +66,7 @@ struct bucket_shape {
                 "memory");
   static constexpr int unit_items = sort_threads * sort_items;
   static_assert(unit_items <= 65536, "positions are 16-bit in shared memory");
+  static constexpr int sort_blocks_per_multiprocessor = Tuning::sort_blocks_per_multiprocessor;
 };
 
 template <class Key>
@@ -95,18 +98,23 @@ struct maximum {
   }
 };
 
-// One key per lane into shared bucket counters, lanes with the same bucket aggregated (skewed
-// data would otherwise serialise a warp on one counter). Returns the key's rank among this
-// call's keys of its bucket. Every lane of the warp must call it; `valid` false counts nothing.
+// One key per lane into shared bucket counters. Returns the key's rank among this call's
+// keys of its bucket (in no particular order). A warp whose keys all share one bucket (runs
+// of equal keys, heavy skew) adds once instead of serialising 32 atomics on one counter;
+// otherwise each lane adds its own (aggregating every warp with __match_any_sync made the
+// histogram of uniform keys 7x slower). Every lane of the warp must call it; `valid` false
+// counts nothing.
 __device__ __forceinline__ unsigned count_in_bucket(unsigned* counters, unsigned bucket,
                                                     bool valid) {
   const unsigned lane = threadIdx.x % 32;
-  const unsigned peers = __match_any_sync(0xffffffffu, valid ? bucket : ~0u);
-  const unsigned leader = unsigned(__ffs(int(peers))) - 1;
-  unsigned first = 0;
-  if (lane == leader && valid) first = atomicAdd(&counters[bucket], unsigned(__popc(int(peers))));
-  first = __shfl_sync(0xffffffffu, first, int(leader));
-  return first + unsigned(__popc(int(peers & ((1u << lane) - 1u))));
+  const unsigned valid_lanes = __ballot_sync(0xffffffffu, valid);
+  const unsigned first_bucket = __shfl_sync(0xffffffffu, bucket, 0);
+  if (valid_lanes == 0xffffffffu && __all_sync(0xffffffffu, bucket == first_bucket)) {
+    unsigned first = 0;
+    if (lane == 0) first = atomicAdd(&counters[bucket], 32u);
+    return __shfl_sync(0xffffffffu, first, 0) + lane;
+  }
+  return valid ? atomicAdd(&counters[bucket], 1u) : 0u;
 }
 
 // Where a level's tile lies: its segment and its keys.
@@ -256,13 +264,13 @@ struct add_list_additions {
 // One block per segment (persistent). The segment's data is in the alternate buffer when
 // `level_in_alternate`; its buckets go to the other buffer. Turns the bucket counts into the
 // buckets' first positions (bucket_scatter's cursors).
-template <class Shape>
+template <class Shape, int BucketsPerThread>
 __global__ void __launch_bounds__(Shape::partition_threads)
     plan_buckets(work_list<segment> list, work_list<segment> next_level,
                  work_list<sort_unit> units, unsigned long long* buckets_in_out, int bucket_bits,
                  int level_in_alternate) {
   constexpr int threads = Shape::partition_threads;
-  constexpr int per_thread = Shape::buckets_per_thread;
+  constexpr int per_thread = BucketsPerThread;  // 2^bucket_bits <= threads * per_thread
   constexpr int unit_items = Shape::unit_items;
   using start_scan_t = cub::BlockScan<unsigned long long, threads>;
   using plan_scan_t = cub::BlockScan<list_additions, threads>;
@@ -297,12 +305,13 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     unsigned long long start[per_thread];
     start_scan_t(scan_storage.starts).ExclusiveSum(count, start);
     __syncthreads();
-    // The start (+1) of the previous non-empty bucket decides whether a small bucket opens
-    // a unit (buckets.cuh: opens_unit).
+    // The previous non-empty bucket decides whether a small bucket opens a unit
+    // (buckets.cuh: opens_unit).
     unsigned long long marker[per_thread];
     unsigned long long previous[per_thread];
 #pragma unroll
-    for (int i = 0; i < per_thread; ++i) marker[i] = count[i] != 0 ? start[i] + 1 : 0;
+    for (int i = 0; i < per_thread; ++i)
+      marker[i] = count[i] != 0 ? bucket_marker(start[i], is_small_bucket(count[i], unit_items)) : 0;
     start_scan_t(scan_storage.starts).ExclusiveScan(marker, previous, 0ull, maximum{});
     __syncthreads();
 
@@ -358,8 +367,8 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     __syncthreads();  // the opening bucket wrote its unit before members extend it
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
-      // The last unit opened before a member bucket is its own (an oversized bucket between
-      // them would have put them in different windows).
+      // The last unit opened before a member bucket is its own (a bucket that is not small
+      // between them would have made it open one).
       if (member[i])
         atomicMax(reinterpret_cast<unsigned long long*>(&units.entries[unit_base + before[i].units - 1].end),
                   static_cast<unsigned long long>(seg.begin + start[i] + count[i]));
@@ -369,7 +378,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
 }
 
 template <class Shape, class Key, class Value>
-__global__ void __launch_bounds__(Shape::partition_threads)
+__global__ void __launch_bounds__(Shape::partition_threads, Shape::scatter_blocks_per_multiprocessor)
     bucket_scatter(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
                    work_list<segment> list, unsigned long long* cursors, int bucket_bits,
                    typename Shape::bits_type flip) {
@@ -401,15 +410,14 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     for (int b = int(threadIdx.x); b < buckets; b += threads) tile_start[b] = 0;
     __syncthreads();
     Key keys[items];
-    unsigned bucket[items];
-    unsigned rank[items];
+    unsigned bucket_and_rank[items];  // bucket << 16 | rank among the tile's keys of the bucket
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = j * threads + int(threadIdx.x);
       const bool valid = i < place.count;
       if (valid) keys[j] = in_keys[place.begin + i];
-      bucket[j] = valid ? bucket_of(ordered_bits(keys[j], flip), min_bits, shift) : 0u;
-      rank[j] = count_in_bucket(tile_start, bucket[j], valid);
+      const unsigned bucket = valid ? bucket_of(ordered_bits(keys[j], flip), min_bits, shift) : 0u;
+      bucket_and_rank[j] = bucket << 16 | count_in_bucket(tile_start, bucket, valid);
     }
     __syncthreads();
 
@@ -435,16 +443,17 @@ __global__ void __launch_bounds__(Shape::partition_threads)
 #pragma unroll
     for (int j = 0; j < items; ++j)
       if (j * threads + int(threadIdx.x) < place.count)
-        exchange.keys[tile_start[bucket[j]] + rank[j]] = keys[j];
+        exchange.keys[tile_start[bucket_and_rank[j] >> 16] + (bucket_and_rank[j] & 0xffffu)] = keys[j];
     __syncthreads();
-    std::size_t destination[items];
+    unsigned striped_bucket[has_values ? items : 1];
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = j * threads + int(threadIdx.x);
       if (i < place.count) {
         const Key key = exchange.keys[i];
-        destination[j] = tile_base[bucket_of(ordered_bits(key, flip), min_bits, shift)] + i;
-        out_keys[destination[j]] = key;
+        const unsigned bucket = bucket_of(ordered_bits(key, flip), min_bits, shift);
+        if constexpr (has_values) striped_bucket[j] = bucket;
+        out_keys[tile_base[bucket] + i] = key;
       }
     }
     if constexpr (has_values) {
@@ -458,12 +467,12 @@ __global__ void __launch_bounds__(Shape::partition_threads)
 #pragma unroll
       for (int j = 0; j < items; ++j)
         if (j * threads + int(threadIdx.x) < place.count)
-          exchange.values[tile_start[bucket[j]] + rank[j]] = values[j];
+          exchange.values[tile_start[bucket_and_rank[j] >> 16] + (bucket_and_rank[j] & 0xffffu)] = values[j];
       __syncthreads();
 #pragma unroll
       for (int j = 0; j < items; ++j) {
         const int i = j * threads + int(threadIdx.x);
-        if (i < place.count) out_values[destination[j]] = exchange.values[i];
+        if (i < place.count) out_values[tile_base[striped_bucket[j]] + i] = exchange.values[i];
       }
     }
     __syncthreads();  // shared memory is reused by the next tile
@@ -472,7 +481,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
 
 // Every unit of every level: sorted from wherever its keys are into the user's buffers.
 template <class Shape, class Key, class Value>
-__global__ void __launch_bounds__(Shape::sort_threads)
+__global__ void __launch_bounds__(Shape::sort_threads, Shape::sort_blocks_per_multiprocessor)
     sort_units(Key* keys, const Key* alternate_keys, Value* values, const Value* alternate_values,
                work_list<sort_unit> units, typename Shape::bits_type flip) {
   constexpr int threads = Shape::sort_threads;

@@ -48,6 +48,8 @@ struct bucket_bitonic_tuning_sm90 {
   static constexpr int partition_threads = 256;
   static constexpr int partition_items_per_thread = 16;
   static constexpr int partition_exchange_bytes = 20 * 1024;
+  // Register budget of the scatter: at least this many blocks resident per SM.
+  static constexpr int scatter_blocks_per_multiprocessor = 3;
   // The first level splits the whole input into up to 2^11 buckets (the scatter keeps a
   // counter and a global offset per bucket in shared memory); deeper levels split each
   // oversized bucket into 2^8.
@@ -58,6 +60,9 @@ struct bucket_bitonic_tuning_sm90 {
   static constexpr int sort_threads = 256;
   static constexpr int sort_items_per_thread = 16;
   static constexpr int exchange_bytes = 40 * 1024;
+  // Register budget of the sort-unit kernel: at least this many blocks resident per SM
+  // (without it the compiler used enough registers for one block per SM: 3x slower).
+  static constexpr int sort_blocks_per_multiprocessor = 2;
 };
 
 }  // namespace gpusort
