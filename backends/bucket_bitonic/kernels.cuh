@@ -17,6 +17,7 @@
 
 #include "../../policies/key_traits.cuh"
 #include "../common/tiles.cuh"
+#include "../radix/digits.cuh"
 #include "../common/bitonic_tile.cuh"
 #include "buckets.cuh"
 #include "work_lists.cuh"
@@ -486,7 +487,11 @@ __global__ void __launch_bounds__(Shape::sort_threads, Shape::sort_blocks_per_mu
                work_list<sort_unit> units, typename Shape::bits_type flip) {
   constexpr int threads = Shape::sort_threads;
   constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
-  __shared__ bitonic_tile_storage<Shape::unit_items, Key, true> shared;
+  using bits_type = typename Shape::bits_type;
+  // Integer keys are their own sort bits, so a short unit can be padded with the last key
+  // of the order: keys only, the network then carries no input positions.
+  constexpr bool pad_with_last_key = !has_values && std::is_integral_v<Key>;
+  __shared__ bitonic_tile_storage<Shape::unit_items, Key, !pad_with_last_key> shared;
 
   const unsigned long long reserved = *units.reservation;
   const std::size_t entries = entries_of(reserved);
@@ -508,9 +513,17 @@ __global__ void __launch_bounds__(Shape::sort_threads, Shape::sort_blocks_per_mu
     const Value* in_values = unit.in_alternate ? alternate_values : values;
     const std::size_t value_offset = has_values ? unit.begin : 0;  // no values: null pointers
     __syncthreads();  // the previous unit's last reads of shared memory are done
-    sort_tile<threads, Shape::sort_items, true, false>(
-        in_keys + unit.begin, keys + unit.begin, in_values + value_offset, values + value_offset,
-        int(unit.end - unit.begin), ordered_less<Key>{flip}, shared);
+    if constexpr (pad_with_last_key) {
+      const Key last = radix_key_traits<Key>::decode(
+          bits_type(radix::descending_mask<bits_type>(Shape::traits::bits) ^ flip));
+      sort_tile<threads, Shape::sort_items, false, false>(
+          in_keys + unit.begin, keys + unit.begin, in_values, values, int(unit.end - unit.begin),
+          ordered_less<Key>{flip}, shared, &last);
+    } else {
+      sort_tile<threads, Shape::sort_items, true, false>(
+          in_keys + unit.begin, keys + unit.begin, in_values + value_offset,
+          values + value_offset, int(unit.end - unit.begin), ordered_less<Key>{flip}, shared);
+    }
   }
 }
 

@@ -198,13 +198,16 @@ __device__ void bitonic_sort_tile(Key (&keys)[Items], unsigned (&index)[Items], 
 
 // Loads in_keys[0, count), count <= Threads * Items, sorts them by `comp` and writes them to
 // out_keys[0, count) (and the values, if any, follow their keys). in and out may be the same
-// memory. Every thread of the block must call it. Without TrackIndex the tile must be full
-// and carry no values.
+// memory. Every thread of the block must call it. Without TrackIndex there are no values, and
+// either the tile is full or `padding` points to a key that no key precedes and that is
+// bit for bit equal to every key it ties with (so which copies land past `count` does not
+// matter).
 template <int Threads, int Items, bool TrackIndex, bool Stable, class Key, class Value,
           class Compare, class Storage>
 __device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys,
                                           const Value* in_values, Value* out_values, int count,
-                                          const Compare& comp, Storage& shared) {
+                                          const Compare& comp, Storage& shared,
+                                          const Key* padding = nullptr) {
   constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
   static_assert(TrackIndex || !has_values, "values follow their keys' input positions");
   const int thread = int(threadIdx.x);
@@ -216,8 +219,11 @@ __device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys,
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     index[i] = unsigned(i * Threads + thread);
-    // Padding: a copy of the tile's first key (see tile_order).
-    keys[i] = in_keys[int(index[i]) < count ? index[i] : 0u];
+    // Padding: a copy of the tile's first key (see tile_order), or the given one.
+    if (padding == nullptr || int(index[i]) < count)
+      keys[i] = in_keys[int(index[i]) < count ? index[i] : 0u];
+    else
+      keys[i] = *padding;
   }
   const tile_order<Compare, TrackIndex, Stable> order{comp, unsigned(count)};
   bitonic_sort_tile<Threads, Items>(keys, index, shared, order);
