@@ -135,7 +135,7 @@ TEST(MergeTile, PaddedPositionsAreFreeOfBankConflicts) {
   for (int items = 1; items <= 32; items *= 2)
     for (int i = 0; i < items; ++i) {
       std::set<int> banks;
-      for (int lane = 0; lane < 32; ++lane) banks.insert(merge::padded(lane * items + i) % 32);
+      for (int lane = 0; lane < 32; ++lane) banks.insert(gpusort::backends::padded(lane * items + i) % 32);
       EXPECT_EQ(banks.size(), 32u) << "items=" << items << " i=" << i;
     }
 }
@@ -147,7 +147,7 @@ void expect_consistent_shape() {
   const int chunk = shape::chunk_items;
   EXPECT_EQ(tile & (tile - 1), 0) << "bitonic tiles are powers of two";
   EXPECT_GE(chunk, shape::merge_threads);
-  EXPECT_LE(sizeof(merge::bitonic_tile_storage<shape::tile_items, Key, true>), 48u * 1024);
+  EXPECT_LE(sizeof(gpusort::backends::bitonic_tile_storage<shape::tile_items, Key, true>), 48u * 1024);
   EXPECT_LE(sizeof(merge::merge_storage<shape::chunk_items, Key, true>), 48u * 1024);
 }
 

@@ -1,0 +1,464 @@
+// The bucket_bitonic backend's partition arithmetic, checked on the host: bucket shifts and
+// indices, the number of partition levels, the packing of small buckets into sort units, and
+// the work lists' packed counters and tile lookup.
+#include <backends/bucket_bitonic/buckets.cuh>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace bb = gpusort::backends::bucket_bitonic;
+
+namespace {
+
+// The bucket bit counts the tuning uses, and a few around them.
+constexpr int bucket_bit_counts[] = {1, 2, 5, 8, 11, 16};
+
+// A random range [min, max] of `width`-bit keys whose span has anywhere from 0 to `width`
+// significant bits (uniform draws of min and max would nearly always span the whole type).
+std::pair<std::uint64_t, std::uint64_t> random_range(std::mt19937_64& rng, int width) {
+  const std::uint64_t type_max = width == 64 ? ~0ull : (1ull << width) - 1;
+  const int span_bits = int(rng() % (width + 1));
+  const std::uint64_t span_mask = span_bits == 64 ? ~0ull : (1ull << span_bits) - 1;
+  const std::uint64_t span = rng() & span_mask;
+  const std::uint64_t room = type_max - span;  // min can be anything in [0, room]
+  const std::uint64_t min = room == ~0ull ? rng() : rng() % (room + 1);
+  return {min, min + span};
+}
+
+// A key of [min, max]: often the ends and their neighbours, where off-by-ones live.
+std::uint64_t random_key_in(std::mt19937_64& rng, std::uint64_t min, std::uint64_t max) {
+  const std::uint64_t span = max - min;
+  switch (rng() % 6) {
+    case 0: return min;
+    case 1: return max;
+    case 2: return span == 0 ? min : min + 1;
+    case 3: return span == 0 ? max : max - 1;
+    default: return span == ~0ull ? rng() : min + rng() % (span + 1);
+  }
+}
+
+}  // namespace
+
+TEST(Buckets, BitLengthCountsSignificantBits) {
+  EXPECT_EQ(bb::bit_length(0), 0);
+  EXPECT_EQ(bb::bit_length(1), 1);
+  EXPECT_EQ(bb::bit_length(2), 2);
+  EXPECT_EQ(bb::bit_length(3), 2);
+  EXPECT_EQ(bb::bit_length(255), 8);
+  EXPECT_EQ(bb::bit_length(256), 9);
+  EXPECT_EQ(bb::bit_length(0xFFFFFFFFull), 32);
+  EXPECT_EQ(bb::bit_length(1ull << 63), 64);
+  EXPECT_EQ(bb::bit_length(~0ull), 64);
+  for (int b = 0; b < 64; ++b) {
+    EXPECT_EQ(bb::bit_length(1ull << b), b + 1);
+    EXPECT_EQ(bb::bit_length((1ull << b) - 1), b);
+  }
+}
+
+TEST(Buckets, EqualKeysGoToBucketZero) {
+  for (int bucket_bits : bucket_bit_counts) {
+    EXPECT_EQ(bb::bucket_shift(42, 42, bucket_bits), 0);
+    EXPECT_EQ(bb::bucket_of(42, 42, 0), 0u);
+  }
+}
+
+// Narrow ranges get one bucket per value: bucket = key - min.
+TEST(Buckets, ARangeNarrowerThanTheBucketCountIsCutIntoSingleValues) {
+  EXPECT_EQ(bb::bucket_shift(1000, 1000 + 255, 8), 0);
+  EXPECT_EQ(bb::bucket_shift(1000, 1000 + 256, 8), 1);
+  for (std::uint64_t k = 1000; k <= 1255; ++k) EXPECT_EQ(bb::bucket_of(k, 1000, 0), k - 1000);
+}
+
+TEST(Buckets, TheWholeTypeIsCutIntoExactlyTwoToTheBucketBits) {
+  for (int bucket_bits : bucket_bit_counts) {
+    const int shift32 = bb::bucket_shift(0, 0xFFFFFFFFull, bucket_bits);
+    EXPECT_EQ(shift32, 32 - bucket_bits);
+    EXPECT_EQ(bb::bucket_of(0xFFFFFFFFull, 0, shift32), (1u << bucket_bits) - 1);
+    const int shift64 = bb::bucket_shift(0, ~0ull, bucket_bits);
+    EXPECT_EQ(shift64, 64 - bucket_bits);
+    EXPECT_EQ(bb::bucket_of(~0ull, 0, shift64), (1u << bucket_bits) - 1);
+    EXPECT_EQ(bb::bucket_of(1ull << 63, 0, shift64), 1u << (bucket_bits - 1));
+  }
+}
+
+// Every key of [min, max] lands in a bucket below 2^bucket_bits; the range's maximum lands
+// in the upper half of them when the range is wider than the bucket count (so no level
+// wastes half its buckets); min is in bucket 0; and the map is monotone, so buckets are
+// ordered like their keys.
+TEST(Buckets, EveryKeyOfTheRangeFallsInABucketAndTheMapIsMonotone) {
+  std::mt19937_64 rng(1);
+  for (int width : {8, 16, 32, 64})
+    for (int bucket_bits : bucket_bit_counts)
+      for (int trial = 0; trial < 2000; ++trial) {
+        const auto [min, max] = random_range(rng, width);
+        const int shift = bb::bucket_shift(min, max, bucket_bits);
+        SCOPED_TRACE(::testing::Message() << "width=" << width << " bucket_bits=" << bucket_bits
+                                          << " min=" << min << " max=" << max << " shift=" << shift);
+        ASSERT_GE(shift, 0);
+        ASSERT_LT(shift, width);
+        const unsigned top = bb::bucket_of(max, min, shift);
+        ASSERT_EQ(bb::bucket_of(min, min, shift), 0u);
+        ASSERT_LT(top, 1ull << bucket_bits);
+        if (bb::bit_length(max - min) > bucket_bits) {
+          ASSERT_GE(top, 1u << (bucket_bits - 1));
+        } else {
+          ASSERT_EQ(shift, 0);  // fits: one bucket per value
+          ASSERT_EQ(top, max - min);
+        }
+        std::vector<std::uint64_t> keys(16);
+        for (auto& k : keys) k = random_key_in(rng, min, max);
+        std::sort(keys.begin(), keys.end());
+        unsigned previous = 0;
+        for (std::uint64_t k : keys) {
+          const unsigned bucket = bb::bucket_of(k, min, shift);
+          ASSERT_LE(bucket, top) << "key " << k;
+          ASSERT_GE(bucket, previous) << "key " << k << " goes below a smaller key's bucket";
+          previous = bucket;
+        }
+      }
+}
+
+// A bucket's keys differ by less than 2^shift: each level takes bucket_bits bits off the
+// range, which is what partition_levels counts on.
+TEST(Buckets, ABucketsRangeHasAtMostShiftSignificantBits) {
+  std::mt19937_64 rng(2);
+  for (int width : {32, 64})
+    for (int bucket_bits : {8, 11})
+      for (int trial = 0; trial < 2000; ++trial) {
+        const auto [min, max] = random_range(rng, width);
+        const int shift = bb::bucket_shift(min, max, bucket_bits);
+        const unsigned bucket = bb::bucket_of(random_key_in(rng, min, max), min, shift);
+        // The bucket's first and last possible keys, clipped to [min, max].
+        const std::uint64_t first = min + (std::uint64_t(bucket) << shift);
+        const std::uint64_t last_offset = (std::uint64_t(bucket) << shift) + ((1ull << shift) - 1);
+        const std::uint64_t last = min + std::min<std::uint64_t>(last_offset, max - min);
+        ASSERT_EQ(bb::bucket_of(first, min, shift), bucket);
+        ASSERT_EQ(bb::bucket_of(last, min, shift), bucket);
+        ASSERT_LE(bb::bit_length(last - first), shift);
+        ASSERT_LE(bb::bit_length(last - first),
+                  std::max(0, bb::bit_length(max - min) - bucket_bits));
+      }
+}
+
+// One chain of the recursion: at each level, a child bucket's keys (some sub-range of the
+// bucket, as its own min/max scan would find it) are split again. After partition_levels
+// levels every bucket holds a single value, for any choice of children.
+TEST(Buckets, AfterPartitionLevelsEveryBucketHoldsOneValue) {
+  std::mt19937_64 rng(3);
+  for (int width : {8, 16, 32, 64})
+    for (int first_bits = 1; first_bits <= 11; ++first_bits)
+      for (int deeper_bits : {1, 3, 8}) {
+        const int levels = bb::partition_levels(width, first_bits, deeper_bits);
+        for (int trial = 0; trial < 300; ++trial) {
+          auto [min, max] = trial == 0 ? std::pair<std::uint64_t, std::uint64_t>{
+                                             0, width == 64 ? ~0ull : (1ull << width) - 1}
+                                       : random_range(rng, width);
+          SCOPED_TRACE(::testing::Message() << "width=" << width << " first_bits=" << first_bits
+                                            << " deeper_bits=" << deeper_bits << " min=" << min
+                                            << " max=" << max << " levels=" << levels);
+          for (int level = 0; level < levels; ++level) {
+            const int bucket_bits = level == 0 ? first_bits : deeper_bits;
+            const int shift = bb::bucket_shift(min, max, bucket_bits);
+            const unsigned bucket = bb::bucket_of(random_key_in(rng, min, max), min, shift);
+            // The child's widest possible key range; then a random sub-range holding its
+            // actual keys (trial 0 keeps the widest, the worst case).
+            const std::uint64_t child_min = min + (std::uint64_t(bucket) << shift);
+            const std::uint64_t child_span = std::min<std::uint64_t>((1ull << shift) - 1, max - child_min);
+            std::uint64_t a = child_min, b = child_min + child_span;
+            if (trial != 0) {
+              a = random_key_in(rng, child_min, child_min + child_span);
+              b = random_key_in(rng, child_min, child_min + child_span);
+              if (a > b) std::swap(a, b);
+            }
+            min = a;
+            max = b;
+          }
+          ASSERT_EQ(min, max) << "a bucket still holds several values";
+        }
+      }
+}
+
+// partition_levels is tight: one level fewer leaves the whole-type range with several values.
+TEST(Buckets, PartitionLevelsIsNoMoreThanTheWholeRangeNeeds) {
+  for (int width : {8, 16, 32, 64})
+    for (int first_bits : {1, 8, 11})
+      for (int deeper_bits : {1, 3, 8}) {
+        const int levels = bb::partition_levels(width, first_bits, deeper_bits);
+        EXPECT_GE(levels, 1);
+        std::uint64_t min = 0, max = width == 64 ? ~0ull : (1ull << width) - 1;
+        for (int level = 0; level + 1 < levels; ++level) {
+          const int shift = bb::bucket_shift(min, max, level == 0 ? first_bits : deeper_bits);
+          max = (1ull << shift) - 1;  // bucket 0, all of it
+        }
+        EXPECT_NE(min, max) << "width=" << width << " first_bits=" << first_bits
+                            << " deeper_bits=" << deeper_bits << ": " << levels
+                            << " levels, but one fewer already ends the recursion";
+      }
+  EXPECT_EQ(bb::partition_levels(32, 11, 8), 4);  // 11 + 8 + 8 + 5 bits
+  EXPECT_EQ(bb::partition_levels(64, 11, 8), 8);  // 11 + 6 x 8 + 5
+  EXPECT_EQ(bb::partition_levels(8, 11, 8), 1);
+  EXPECT_EQ(bb::partition_levels(16, 11, 8), 2);
+}
+
+// The first level's bucket count grows with n until a bucket averages at most half a small
+// bucket, between 2 and 2^max_bits buckets, and is the smallest such count.
+TEST(Buckets, FirstLevelUsesTheFewestBucketsThatAverageHalfASmallBucket) {
+  for (int unit_items : {512, 2048, 4096})
+    for (int max_bits : {1, 8, 11}) {
+      int previous = 1;
+      for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(4096),
+                            std::size_t(4097), std::size_t(65521), std::size_t(1) << 20,
+                            (std::size_t(1) << 22) + 3, std::size_t(1) << 25,
+                            std::size_t(1) << 33, ~std::size_t(0)}) {
+        const int bits = bb::first_level_bucket_bits(n, unit_items, max_bits);
+        const std::size_t per_bucket = bb::small_bucket_limit(unit_items) / 2;
+        SCOPED_TRACE(::testing::Message() << "n=" << n << " unit_items=" << unit_items
+                                          << " max_bits=" << max_bits << " bits=" << bits);
+        EXPECT_GE(bits, 1);
+        EXPECT_LE(bits, max_bits);
+        EXPECT_GE(bits, previous);  // monotone in n
+        previous = bits;
+        if (bits < max_bits) EXPECT_LE(n >> bits, per_bucket);
+        if (bits > 1) EXPECT_GT(n >> (bits - 1), per_bucket);
+      }
+    }
+  EXPECT_EQ(bb::first_level_bucket_bits(std::size_t(1) << 25, 4096, 11), 11);
+  EXPECT_EQ(bb::first_level_bucket_bits(4096, 4096, 11), 3);  // 512 keys per bucket
+}
+
+// A small bucket and a window fill a unit together: limit + window <= unit_items.
+TEST(Buckets, SmallBucketsAndWindowsFitAUnitTogether) {
+  EXPECT_EQ(bb::small_bucket_limit(4096), 1024u);
+  EXPECT_EQ(bb::unit_window(4096), 3072u);
+  EXPECT_TRUE(bb::is_small_bucket(0, 4096));
+  EXPECT_TRUE(bb::is_small_bucket(1024, 4096));
+  EXPECT_FALSE(bb::is_small_bucket(1025, 4096));
+  EXPECT_EQ(bb::window_of(3071, 4096), 0u);
+  EXPECT_EQ(bb::window_of(3072, 4096), 1u);
+  for (int unit_items = 4; unit_items <= 65536; unit_items += unit_items / 4 + 1) {
+    EXPECT_GE(bb::small_bucket_limit(unit_items), 1u) << unit_items;
+    EXPECT_GE(bb::unit_window(unit_items), 1u) << unit_items;
+    EXPECT_LE(bb::unit_window(unit_items) - 1 + bb::small_bucket_limit(unit_items),
+              std::size_t(unit_items))
+        << unit_items;
+  }
+}
+
+// Markers grow with the start (so a max-scan over buckets finds the previous non-empty
+// one), are never 0 ("no bucket"), and say whether the bucket was small.
+TEST(Buckets, BucketMarkersOrderByStartAndCarrySmallness) {
+  EXPECT_NE(bb::bucket_marker(0, true), 0u);
+  EXPECT_NE(bb::bucket_marker(0, false), 0u);
+  for (std::size_t start : {std::size_t(0), std::size_t(1), std::size_t(4095),
+                            std::size_t(1) << 33}) {
+    EXPECT_LT(bb::bucket_marker(start, true), bb::bucket_marker(start + 1, true));
+    EXPECT_LT(bb::bucket_marker(start, false), bb::bucket_marker(start + 1, true));
+    EXPECT_LT(bb::bucket_marker(start, true), bb::bucket_marker(start + 1, false));
+  }
+  const int unit_items = 4096;
+  EXPECT_TRUE(bb::opens_unit(0, 5, unit_items));  // the segment's first bucket
+  EXPECT_FALSE(bb::opens_unit(bb::bucket_marker(0, true), 3071, unit_items));  // same window
+  EXPECT_TRUE(bb::opens_unit(bb::bucket_marker(0, true), 3072, unit_items));   // next window
+  EXPECT_TRUE(bb::opens_unit(bb::bucket_marker(0, false), 10, unit_items));  // after a large one
+  const std::size_t far = (std::size_t(1) << 33) + 7;
+  EXPECT_FALSE(bb::opens_unit(bb::bucket_marker(far, true), far + 1, unit_items));
+}
+
+namespace {
+
+struct sort_unit {
+  std::size_t begin;
+  std::size_t end;
+};
+
+// The packing rule as plan_buckets applies it: markers of the non-empty buckets (0 for empty
+// ones), max-scanned in bucket order; a small bucket opens a unit or joins the unit of the
+// bucket before it; a large one goes to the next level. Returns the units, and for each
+// bucket the unit it joined (-1: large or empty). Fails the test if the scan finds anything
+// but the previous non-empty bucket's marker, or a small bucket would join a unit across a
+// large bucket.
+std::vector<sort_unit> pack_small_buckets(const std::vector<std::size_t>& counts, int unit_items,
+                                          std::vector<long>& unit_of_bucket) {
+  std::vector<sort_unit> units;
+  unit_of_bucket.assign(counts.size(), -1);
+  std::size_t start = 0;
+  unsigned long long scanned_marker = 0;  // exclusive max-scan
+  unsigned long long previous_marker = 0;  // of the previous non-empty bucket
+  bool previous_was_small = false;
+  for (std::size_t b = 0; b < counts.size(); ++b) {
+    const std::size_t count = counts[b];
+    const bool small = bb::is_small_bucket(count, unit_items);
+    const unsigned long long marker = count != 0 ? bb::bucket_marker(start, small) : 0;
+    if (count != 0) {
+      EXPECT_EQ(scanned_marker, previous_marker) << "bucket " << b;
+      if (small) {
+        if (bb::opens_unit(scanned_marker, start, unit_items)) {
+          units.push_back({start, start + count});
+        } else {
+          EXPECT_TRUE(previous_was_small)
+              << "bucket " << b << " would join a unit across the large bucket before it";
+          EXPECT_EQ(units.back().end, start) << "bucket " << b << " is not next to its unit";
+          units.back().end = start + count;
+        }
+        unit_of_bucket[b] = long(units.size()) - 1;
+      }
+      previous_was_small = small;
+      previous_marker = marker;
+    }
+    scanned_marker = std::max(scanned_marker, marker);
+    start += count;
+  }
+  return units;
+}
+
+// Bucket counts as a partition level sees them: runs of empty buckets, tiny buckets, ones
+// right at the small/large boundary, and large ones.
+std::vector<std::size_t> random_bucket_counts(std::mt19937_64& rng, std::size_t buckets,
+                                              int unit_items) {
+  const std::size_t limit = bb::small_bucket_limit(unit_items);
+  std::vector<std::size_t> counts(buckets);
+  const int style = int(rng() % 4);  // mostly tiny, mostly mid-sized, mixed, boundary-heavy
+  for (auto& c : counts) {
+    switch (style == 2 ? rng() % 4 : style == 3 ? 2 + rng() % 2 : style) {
+      case 0: c = rng() % 4 == 0 ? 0 : rng() % 8; break;
+      case 1: c = rng() % (limit + 1); break;
+      case 2: c = limit - 1 + rng() % 3; break;  // limit-1, limit, limit+1
+      default: c = rng() % 3 == 0 ? limit + 1 + rng() % (4 * unit_items) : rng() % 16; break;
+    }
+  }
+  return counts;
+}
+
+}  // namespace
+
+// Units never exceed unit_items keys, cover each non-empty small bucket exactly once (a
+// bucket is never split), never take in a large bucket, and tile the small buckets'
+// stretches without gaps.
+TEST(Buckets, PackedUnitsFitASortUnitAndCoverEverySmallBucketOnce) {
+  std::mt19937_64 rng(4);
+  for (int unit_items : {8, 9, 512, 4096})
+    for (int trial = 0; trial < 3000; ++trial) {
+      const std::size_t buckets = 1 + rng() % (trial % 10 == 0 ? 2048 : 64);
+      const std::vector<std::size_t> counts = random_bucket_counts(rng, buckets, unit_items);
+      SCOPED_TRACE(::testing::Message() << "unit_items=" << unit_items << " trial=" << trial
+                                        << " buckets=" << buckets);
+      std::vector<long> unit_of_bucket;
+      const std::vector<sort_unit> units = pack_small_buckets(counts, unit_items, unit_of_bucket);
+      ASSERT_FALSE(::testing::Test::HasFailure());
+
+      std::vector<std::size_t> keys_in_unit(units.size(), 0);
+      std::size_t start = 0;
+      for (std::size_t b = 0; b < counts.size(); ++b) {
+        const bool small = counts[b] != 0 && bb::is_small_bucket(counts[b], unit_items);
+        if (small) {
+          ASSERT_GE(unit_of_bucket[b], 0) << "small bucket " << b << " is in no unit";
+          const sort_unit& unit = units[std::size_t(unit_of_bucket[b])];
+          ASSERT_LE(unit.begin, start);
+          ASSERT_GE(unit.end, start + counts[b]);
+          keys_in_unit[std::size_t(unit_of_bucket[b])] += counts[b];
+        } else {
+          ASSERT_EQ(unit_of_bucket[b], -1) << "bucket " << b << " of " << counts[b] << " keys";
+          for (const sort_unit& unit : units)  // a large bucket lies outside every unit
+            ASSERT_TRUE(start + counts[b] <= unit.begin || unit.end <= start || counts[b] == 0)
+                << "large bucket " << b << " inside unit [" << unit.begin << ", " << unit.end
+                << ")";
+        }
+        start += counts[b];
+      }
+      for (std::size_t u = 0; u < units.size(); ++u) {
+        ASSERT_GT(units[u].end, units[u].begin);
+        ASSERT_LE(units[u].end - units[u].begin, std::size_t(unit_items)) << "unit " << u;
+        ASSERT_EQ(keys_in_unit[u], units[u].end - units[u].begin)
+            << "unit " << u << " holds keys of no small bucket";
+        if (u > 0) ASSERT_LE(units[u - 1].end, units[u].begin);
+      }
+    }
+}
+
+// A unit closes only where the next bucket starts in a new window (or is large), so a
+// stretch of small buckets needs one unit per window it touches, each about a window full.
+TEST(Buckets, SmallBucketsNeedOneUnitPerWindow) {
+  const int unit_items = 4096;
+  const std::vector<std::size_t> tiny(10000, 3);  // 30000 keys, starting in 10 windows
+  std::vector<long> unit_of_bucket;
+  const auto units = pack_small_buckets(tiny, unit_items, unit_of_bucket);
+  EXPECT_EQ(units.size(), (30000 + 3071) / 3072);
+  for (std::size_t u = 0; u + 1 < units.size(); ++u) {
+    EXPECT_GE(units[u].end - units[u].begin, 3072u - 3);
+    EXPECT_LE(units[u].end - units[u].begin, 3072u + 2);
+  }
+}
+
+TEST(Buckets, ReservationsAddLikeTheirEntryAndTileCounts) {
+  EXPECT_EQ(bb::entries_of(bb::pack_reservation(0, 0)), 0u);
+  EXPECT_EQ(bb::tiles_of(bb::pack_reservation(0, 0)), 0u);
+  const unsigned long long max_tiles = (1ull << bb::list_tile_bits) - 1;
+  const unsigned long long max_entries = (1ull << (64 - bb::list_tile_bits)) - 1;
+  EXPECT_EQ(bb::entries_of(bb::pack_reservation(max_entries, max_tiles)), max_entries);
+  EXPECT_EQ(bb::tiles_of(bb::pack_reservation(max_entries, max_tiles)), max_tiles);
+
+  // What one 64-bit atomicAdd per append relies on: the running sum of packed reservations
+  // unpacks to the running sums of entries and of tiles, and each append's old value gives
+  // its own first entry and first tile.
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 100; ++trial) {
+    unsigned long long counter = 0, entries = 0, tiles = 0;
+    for (int append = 0; append < 1000; ++append) {
+      const unsigned long long e = rng() % 3 == 0 ? 0 : 1 + rng() % 64;
+      // 1000 appends of at most 2^(list_tile_bits - 10) tiles: the sum fits the field.
+      const unsigned long long t =
+          rng() % 5 == 0 ? rng() % (1ull << (bb::list_tile_bits - 10)) : rng() % 100;
+      const unsigned long long old = counter;
+      counter += bb::pack_reservation(e, t);
+      ASSERT_EQ(bb::entries_of(old), entries);
+      ASSERT_EQ(bb::tiles_of(old), tiles);
+      entries += e;
+      tiles += t;
+    }
+    ASSERT_EQ(bb::entries_of(counter), entries);
+    ASSERT_EQ(bb::tiles_of(counter), tiles);
+  }
+}
+
+namespace {
+struct work_entry {
+  unsigned long long first_tile;
+  unsigned long long tiles;
+};
+}  // namespace
+
+// Random work lists (entries of 0 to many tiles, appended in tile order): every tile maps
+// to the entry that owns it.
+TEST(Buckets, EntryOfTileFindsTheEntryThatOwnsTheTile) {
+  std::mt19937_64 rng(6);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::size_t count = 1 + rng() % (trial % 50 == 0 ? 5000 : 40);
+    std::vector<work_entry> entries(count);
+    unsigned long long next_tile = 0;
+    for (auto& e : entries) {
+      // A zero-tile entry shares its first tile with the entry after it, which owns it.
+      e = {next_tile, rng() % 6 == 0 ? 0 : 1 + rng() % (rng() % 4 == 0 ? 100 : 3)};
+      next_tile += e.tiles;
+    }
+    std::vector<std::size_t> owner(next_tile);
+    for (std::size_t i = 0; i < count; ++i)
+      for (unsigned long long t = 0; t < entries[i].tiles; ++t) owner[entries[i].first_tile + t] = i;
+    for (unsigned long long tile = 0; tile < next_tile; ++tile)
+      ASSERT_EQ(bb::entry_of_tile(entries.data(), count, tile), owner[tile])
+          << "trial " << trial << ", " << count << " entries, tile " << tile;
+  }
+  const work_entry single[] = {{0, 7}};
+  EXPECT_EQ(bb::entry_of_tile(single, 1, 0), 0u);
+  EXPECT_EQ(bb::entry_of_tile(single, 1, 6), 0u);
+  // Tile numbers past 2^32 (the counter keeps list_tile_bits bits of them).
+  const work_entry far[] = {{0, 1ull << 33}, {1ull << 33, 5}, {(1ull << 33) + 5, 1}};
+  EXPECT_EQ(bb::entry_of_tile(far, 3, (1ull << 33) - 1), 0u);
+  EXPECT_EQ(bb::entry_of_tile(far, 3, 1ull << 33), 1u);
+  EXPECT_EQ(bb::entry_of_tile(far, 3, (1ull << 33) + 5), 2u);
+}
