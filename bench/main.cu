@@ -2,9 +2,12 @@
 // same process, measured the same way (the method of docs/anchors.md):
 //   radix_bench.cu   gpusort::radix  vs cub::DeviceRadixSort   (backends radix, cub_radix)
 //   merge_bench.cu   gpusort::merge  vs cub::DeviceMergeSort   (backends merge, cub_merge)
+//   bucket_bitonic_bench.cu  gpusort::bucket_bitonic vs cub::DeviceRadixSort
+//                                                   (backends bucket_bitonic, cub_radix)
 //
 //   - uniformly random keys (floating point uniform in [-1e6, 1e6); values are the indices
-//     0..n-1), generated once per (op, type, size) on the device;
+//     0..n-1), and for the bucket_bitonic rows also skewed ones (harness/random_keys.cuh),
+//     generated once per (op, type, distribution, size) on the device;
 //   - before every timed sort, an untimed fresh copy of that input into the work buffer;
 //   - CUDA events around the sort call only (manual time), on a dedicated non-blocking stream;
 //   - no allocation inside the timing for either backend: CUB's temp storage is allocated once
@@ -15,8 +18,11 @@
 // The shared machinery is harness/sort_benchmark.cuh; this file only runs it.
 //
 // Names: <op>/<backend>/<type>/<distribution>/<n>, e.g. sort/radix/u32/uniform/1048576 (Google
-// Benchmark appends /manual_time). --benchmark_filter takes a regex over the names: 'radix'
-// runs the radix rows only, 'merge' the merge rows only (each file's header lists its names).
+// Benchmark appends /manual_time). --benchmark_filter takes a regex over the names:
+// 'radix/.*/uniform' runs the radix rows only ('radix' alone also catches the bucket_bitonic
+// rows' CUB partners on skewed keys, named cub_radix too), 'merge' the merge rows only,
+// 'bucket_bitonic|cub_radix/(u32|f32)/' the bucket_bitonic rows with their CUB partners
+// (each file's header lists its names).
 // --gpusort_max_log2=N drops sizes above 2^N (default 28; 2^28 u32+u32 needs about 10 GiB).
 // scripts/bench_table.py turns the JSON output (--benchmark_out=r.json) into markdown tables.
 //
@@ -108,6 +114,7 @@ int main(int argc, char** argv) {
     bench_context context;
     register_radix_benchmarks(context, max_log2);
     register_merge_benchmarks(context, max_log2);
+    register_bucket_bitonic_benchmarks(context, max_log2);
     benchmark::RunSpecifiedBenchmarks();
     context.cases.clear();
   } catch (const std::exception& e) {

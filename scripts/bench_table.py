@@ -7,15 +7,16 @@ Usage:
 
 Benchmark names are <op>/<backend>/<type>/<distribution>/<n> (Google Benchmark may append
 /manual_time); backends whose name starts with "cub_" are the references: a gpusort
-backend is compared with cub_<backend> (radix with cub_radix, merge with cub_merge), or, where
-that did not run, with the only CUB backend of the same op, type and distribution. For each
-reference (one after the other, in the order they ran) writes:
-  1. throughput: for each gpusort backend, "gpusort / CUB G keys/s (gpusort ÷ CUB)"
-     against the CUB backend of the same op, type, distribution and size;
+backend is compared with its CUB counterpart in REFERENCES (bucket_bitonic with cub_radix),
+else with cub_<backend> (radix with cub_radix, merge with cub_merge), or, where that did not
+run, with the only CUB backend of the same op, type and distribution. For each gpusort
+backend and its reference (one pair after the other, in the order they ran) writes:
+  1. throughput: one row per op, type and distribution, "gpusort / CUB G keys/s
+     (gpusort ÷ CUB)" against the CUB backend of the same op, type, distribution and size;
   2. gpusort's achieved GB/s under the bench's model: n * (key + value bytes) * 2 / time,
      the floor of one read and one write of the data.
-Each pair of tables has the sizes its rows ran at (the radix rows 2^10..2^28, the merge rows
-2^16..2^26).
+Each pair of tables has the sizes its gpusort rows ran at (the radix rows 2^10..2^28, the
+merge rows 2^16..2^26, the bucket_bitonic rows 2^20..2^28).
 With --benchmark_repetitions the median aggregate is used; otherwise the median of the runs.
 Python 3 standard library only.
 """
@@ -25,6 +26,8 @@ import statistics
 import sys
 
 REFERENCE_PREFIX = "cub_"
+# gpusort backends whose CUB counterpart is not cub_<backend>.
+REFERENCES = {"bucket_bitonic": "cub_radix"}
 REFERENCE_TITLES = {"cub_radix": "radix sort", "cub_merge": "merge sort"}
 TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
 
@@ -94,14 +97,16 @@ def markdown_table(header, rows):
 
 
 def reference_backend(results, op, backend, key_type, distribution):
-    """The CUB backend a gpusort backend's row is compared with: cub_<backend> when it ran
-    for that op, type and distribution (radix -> cub_radix, merge -> cub_merge), else the
-    only CUB backend that did, else None."""
+    """The CUB backend a gpusort backend's row is compared with: its counterpart
+    (REFERENCES, else cub_<backend>: radix -> cub_radix, merge -> cub_merge, bucket_bitonic ->
+    cub_radix) when that ran for the op, type and distribution, else the only CUB backend
+    that did, else None."""
     ran = {r_backend for (r_op, r_backend, r_type, r_dist, _) in results
            if (r_op, r_type, r_dist) == (op, key_type, distribution) and
            r_backend.startswith(REFERENCE_PREFIX)}
-    if REFERENCE_PREFIX + backend in ran:
-        return REFERENCE_PREFIX + backend
+    counterpart = REFERENCES.get(backend, REFERENCE_PREFIX + backend)
+    if counterpart in ran:
+        return counterpart
     return ran.pop() if len(ran) == 1 else None
 
 
@@ -109,19 +114,21 @@ def build_tables(data):
     context = data.get("context", {})
     results = collect(data.get("benchmarks", []))
 
-    # Rows in the order the benchmarks ran: (op, gpusort backend, type, distribution), grouped
-    # by the CUB backend they are compared with (one pair of tables per group, in run order).
+    # Rows in the order the benchmarks ran: (op, gpusort backend, type, distribution); each
+    # distribution is a row of its own. Grouped by gpusort backend and the CUB backend they
+    # are compared with (one pair of tables per group, in run order), so that radix and
+    # bucket_bitonic, both against cub_radix, get tables of their own.
     groups = {}
     for key in results:
         row = key[:4]
         if row[1].startswith(REFERENCE_PREFIX):
             continue
-        rows = groups.setdefault(reference_backend(results, *row), [])
+        rows = groups.setdefault((row[1], reference_backend(results, *row)), [])
         if row not in rows:
             rows.append(row)
 
-    reference_names = [REFERENCE_TITLES.get(ref, ref) for ref in groups if ref]
-    title = " and ".join(f"CUB {name}" for name in reference_names) or "CUB"
+    references = list(dict.fromkeys(ref for (_, ref) in groups if ref))
+    title = " and ".join(f"CUB {REFERENCE_TITLES.get(ref, ref)}" for ref in references) or "CUB"
     gpu = context.get("gpu", "unknown GPU")
     date = context.get("date", "unknown date")
     facts = [f"GPU: {gpu}", f"date: {date}"]
@@ -131,11 +138,14 @@ def build_tables(data):
     out = [f"# gpusort vs {title}", "", " · ".join(facts)]
 
     label_header = ["op", "backend", "type", "dist"]
-    for reference, row_keys in groups.items() or [(None, [])]:
-        # The sizes of this group's gpusort rows and their reference (all sizes when no row).
-        members = {(op, b, t, d) for (op, b, t, d) in row_keys}
-        members |= {(op, reference, t, d) for (op, _, t, d) in row_keys}
+    for (backend, reference), row_keys in groups.items() or [((None, None), [])]:
+        # The sizes of this group's gpusort rows (all sizes when no row): a reference that
+        # also ran at other sizes (cub_radix for radix at 2^10..2^18) adds no empty columns.
+        members = set(row_keys)
         sizes = sorted({key[4] for key in results if not row_keys or key[:4] in members})
+        # Name the gpusort backend where two groups share a reference.
+        shared = sum(1 for (_, ref) in groups if ref == reference) > 1
+        mine_label = f"gpusort {backend}" if shared else "gpusort"
         size_header = [fmt_size(n) for n in sizes]
         speed_rows, bandwidth_rows = [], []
         for op, backend, key_type, distribution in row_keys:
@@ -164,12 +174,12 @@ def build_tables(data):
 
         out += [
             "",
-            f"## Throughput: gpusort / {reference or 'no CUB reference found'} in G keys/s "
+            f"## Throughput: {mine_label} / {reference or 'no CUB reference found'} in G keys/s "
             "(gpusort ÷ CUB: above 1 is faster)",
             "",
             markdown_table(label_header + size_header, speed_rows),
             "",
-            "## gpusort achieved GB/s: n × (key + value bytes) × 2 / time "
+            f"## {mine_label} achieved GB/s: n × (key + value bytes) × 2 / time "
             "(the floor: one read and one write)",
             "",
             markdown_table(label_header + size_header, bandwidth_rows),

@@ -1,5 +1,7 @@
-// Uniformly random keys, generated on the device from a counter-based hash: the same
-// (seed, index) always gives the same key, so every run and every backend sees the same data.
+// Benchmark keys, generated on the device from a counter-based hash: the same (seed, index)
+// (and, for the distributions defined by position, n) always gives the same key, so every run
+// and every backend sees the same data. Uniformly random keys for every type; for u32 and f32
+// also the skewed distributions of key_distribution below.
 #pragma once
 
 #include "cuda_check.cuh"
@@ -9,8 +11,67 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 namespace gpusort_bench {
+
+// The distributions of the bench's keys; each one's name is the <distribution> field of
+// benchmark names. Except for uniform (defined by type in detail::uniform_key), each is a
+// distribution over the "uniform range" of the type, u32 [0, 2^32) and f32 [-1e6, 1e6)
+// (detail::key_at maps a position in [0, 1) onto it), so u32 and f32 get the same shapes:
+//   uniform      uniform over the whole range
+//   normal       mean at the middle of the range, standard deviation 1/16 of it
+//                (u32: 2^31 ± 2^28, f32: 0 ± 1.25e5); Box-Muller, never clipped in practice
+//   exponential  heavy skew: from the bottom of the range, mean 1/32 of it (u32: 2^27,
+//                f32: -1e6 + 62500); the largest of n keys lies about ln(n)/32 up the range
+//                (43% at 2^20, 60% at 2^28), so min/max spans a mostly empty tail
+//   zipf         ranks 1..2^20 drawn with frequency ~ 1/rank (Zipf, s = 1): rank 1 is ~5% of
+//                the keys, the top 1000 ranks ~50%; each rank is a fixed uniformly random key,
+//                so the heavy values lie scattered over the range
+//   all_equal    every key the same (the key 1/3 of the way up the range)
+//   two_values   the keys 1/4 and 3/4 of the way up the range, each with probability 1/2
+//   outlier      one key at the bottom of the range (u32 0, f32 -1e6) at a pseudo-random
+//                index; all others uniform in a narrow window far above it (u32 the top 2^24
+//                values: 1/256 of [min, max]; f32 [1, 2): a millionth of [min, max] in value,
+//                about 1/270 in the radix bit space, where floats are ordered as unsigned
+//                patterns and no window holding many distinct floats can be narrower)
+//   sorted       exactly non-decreasing, no noise: the key i / n of the way up the range;
+//                u32 keys are distinct (n = 2^k), f32 keys repeat where the float spacing
+//                exceeds 2e6 / n (near ±1e6 it is 0.0625: from n = 2^25 on)
+//   reversed     sorted, backwards: (n - 1 - i) / n of the way up
+//   clustered    uniform in 1% of the range, from 60% of the way up (u32 from 0.6 * 2^32,
+//                f32 [2e5, 2.2e5))
+// No distribution produces NaN or -0.0 (float keys are made +0.0 where they would be -0.0),
+// so a sorted sequence of keys is unique bit for bit and any sort's output can be compared
+// byte for byte with CUB's.
+enum class key_distribution {
+  uniform, normal, exponential, zipf, all_equal, two_values, outlier, sorted, reversed, clustered
+};
+
+inline constexpr key_distribution all_key_distributions[] = {
+    key_distribution::uniform,   key_distribution::normal,     key_distribution::exponential,
+    key_distribution::zipf,      key_distribution::all_equal,  key_distribution::two_values,
+    key_distribution::outlier,   key_distribution::sorted,     key_distribution::reversed,
+    key_distribution::clustered};
+
+inline const char* distribution_name(key_distribution distribution) {
+  switch (distribution) {
+    case key_distribution::uniform: return "uniform";
+    case key_distribution::normal: return "normal";
+    case key_distribution::exponential: return "exponential";
+    case key_distribution::zipf: return "zipf";
+    case key_distribution::all_equal: return "all_equal";
+    case key_distribution::two_values: return "two_values";
+    case key_distribution::outlier: return "outlier";
+    case key_distribution::sorted: return "sorted";
+    case key_distribution::reversed: return "reversed";
+    case key_distribution::clustered: return "clustered";
+  }
+  return "unknown";
+}
+
 namespace detail {
 
 // SplitMix64's finaliser: a bijection on 64 bits whose outputs pass the usual statistical
@@ -49,6 +110,87 @@ __global__ void fill_uniform_kernel(Key* keys, std::size_t n, std::uint64_t seed
     keys[i] = uniform_key(mix64(seed ^ mix64(i)), static_cast<Key*>(nullptr));
 }
 
+// 53 random bits -> [0, 1), and -> (0, 1] where a logarithm follows.
+__device__ inline double unit_closed_open(std::uint64_t bits) { return double(bits >> 11) * 0x1p-53; }
+__device__ inline double unit_open_closed(std::uint64_t bits) { return double((bits >> 11) + 1) * 0x1p-53; }
+
+// A position in [0, 1) (clamped into it) -> the key that far up the type's uniform range.
+// In double, so that u32 keys keep all 32 bits; monotone in `position`, as sorted needs.
+__device__ inline double clamp_position(double position) {
+  return fmin(fmax(position, 0.0), 0x1.fffffffffffffp-1);  // the largest double below 1
+}
+__device__ inline std::uint32_t key_at(double position, std::uint32_t*) {
+  return static_cast<std::uint32_t>(clamp_position(position) * 0x1p32);
+}
+__device__ inline float key_at(double position, float*) {
+  return static_cast<float>(-1.0e6 + 2.0e6 * clamp_position(position));
+}
+
+// outlier's narrow window: the top 2^24 u32 values; for f32 one binade, [1, 2) (2^23
+// patterns), because a window in value space narrower than a binade holds few distinct floats.
+__device__ inline std::uint32_t outlier_window_key(std::uint64_t bits, std::uint32_t*) {
+  return 0xFF000000u | static_cast<std::uint32_t>(bits >> 40);
+}
+__device__ inline float outlier_window_key(std::uint64_t bits, float*) {
+  return 1.0f + static_cast<float>(bits >> 41) * 0x1p-23f;
+}
+
+// -0.0 -> +0.0: with both zeros present, equal keys could differ in bits between two correct
+// unstable sorts. Compared as bits, so no compiler setting can fold it away.
+__device__ inline std::uint32_t without_negative_zero(std::uint32_t key) { return key; }
+__device__ inline float without_negative_zero(float key) {
+  return __float_as_uint(key) == 0x80000000u ? 0.0f : key;
+}
+
+// Keep the zipf keys and the outlier's index independent of the per-index hashes.
+constexpr std::uint64_t zipf_rank_salt = 0xA5A5A5A500000000ull;
+constexpr std::uint64_t outlier_index_salt = 0x5A5A5A5A5A5A5A5Aull;
+
+template <class Key>
+__device__ Key skewed_key(key_distribution distribution, std::size_t i, std::size_t n,
+                          std::uint64_t seed) {
+  Key* const type = nullptr;
+  const std::uint64_t bits = mix64(seed ^ mix64(i));
+  switch (distribution) {
+    case key_distribution::normal: {
+      const double radius = sqrt(-2.0 * log(unit_open_closed(bits)));
+      return key_at(0.5 + radius * cospi(2.0 * unit_closed_open(mix64(bits))) / 16.0, type);
+    }
+    case key_distribution::exponential:
+      return key_at(-log(unit_open_closed(bits)) / 32.0, type);
+    case key_distribution::zipf: {
+      // Inverse CDF of the continuous 1/x law on [1, 2^20): rank k with probability
+      // log2((k + 1) / k) / 20, about 1 / (k ln 2^20).
+      const auto rank = static_cast<std::uint64_t>(exp2(20.0 * unit_closed_open(bits)));
+      return uniform_key(mix64(seed ^ mix64(rank ^ zipf_rank_salt)), type);
+    }
+    case key_distribution::all_equal:
+      return key_at(1.0 / 3.0, type);
+    case key_distribution::two_values:
+      return key_at((bits >> 63) != 0 ? 0.75 : 0.25, type);
+    case key_distribution::outlier:
+      return i == mix64(seed ^ outlier_index_salt) % n ? key_at(0.0, type)
+                                                       : outlier_window_key(bits, type);
+    case key_distribution::sorted:
+      return key_at(double(i) / double(n), type);
+    case key_distribution::reversed:
+      return key_at(double(n - 1 - i) / double(n), type);
+    case key_distribution::clustered:
+      return key_at(0.6 + 0.01 * unit_closed_open(bits), type);
+    case key_distribution::uniform:
+      break;
+  }
+  return uniform_key(bits, type);
+}
+
+template <class Key>
+__global__ void fill_skewed_kernel(Key* keys, std::size_t n, key_distribution distribution,
+                                   std::uint64_t seed) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    keys[i] = without_negative_zero(skewed_key<Key>(distribution, i, n, seed));
+}
+
 template <class Value>
 __global__ void fill_index_kernel(Value* values, std::size_t n) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
@@ -69,6 +211,23 @@ template <class Key>
 void fill_uniform(Key* keys, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
   detail::fill_uniform_kernel<<<detail::fill_grid(n), 256, 0, stream>>>(keys, n, seed);
   check_launch("fill_uniform_kernel");
+}
+
+// keys[i] from `distribution` (see key_distribution), a pure function of (seed, i, n).
+// uniform is fill_uniform's data for every key type; the others are defined for u32 and f32.
+template <class Key>
+void fill_keys(Key* keys, std::size_t n, key_distribution distribution, std::uint64_t seed,
+               cudaStream_t stream) {
+  if (distribution == key_distribution::uniform) {
+    fill_uniform(keys, n, seed, stream);
+  } else if constexpr (std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, float>) {
+    detail::fill_skewed_kernel<<<detail::fill_grid(n), 256, 0, stream>>>(keys, n, distribution, seed);
+    check_launch("fill_skewed_kernel");
+  } else {
+    throw std::invalid_argument(std::string("bench keys: the '") +
+                                distribution_name(distribution) +
+                                "' distribution is defined for u32 and f32 keys only");
+  }
 }
 
 // values[i] = i: the payload of a key-value sort ends up as the sorting permutation, so

@@ -1,9 +1,11 @@
 // What every gpusort_bench benchmark shares (Google Benchmark side; the demo does not use
 // this): the context (stream, timer, the one live case), the verified case, the timed loop
-// and the registration. radix_bench.cu and merge_bench.cu only say which cases and names.
+// and the registration. radix_bench.cu, merge_bench.cu and bucket_bitonic_bench.cu only say
+// which cases and names.
 #pragma once
 
 #include "cuda_check.cuh"
+#include "random_keys.cuh"
 #include "stream_timer.cuh"
 
 #include <benchmark/benchmark.h>
@@ -22,13 +24,14 @@ struct cached_case_base {
   virtual ~cached_case_base() = default;
 };
 
-// One case (a sort_case: one reference, type and size) with its verification result: sorted
-// once, untimed, by gpusort through the policy `Backend` (gpusort::radix, gpusort::merge)
-// on the case's stream and pool, and once by the reference, and compared.
+// One case (a sort_case: one reference, type, distribution and size) with its verification
+// result: sorted once, untimed, by gpusort through the policy `Backend` (gpusort::radix,
+// gpusort::merge, gpusort::bucket_bitonic) on the case's stream and pool, and once by the
+// reference, and compared.
 template <class Case, const auto& Backend>
 struct verified_case : cached_case_base {
-  verified_case(std::size_t n, cudaStream_t stream)
-      : data(n, stream), mismatch(data.check_against_cub(policy(stream))) {}
+  verified_case(std::size_t n, key_distribution distribution, cudaStream_t stream)
+      : data(n, stream, distribution), mismatch(data.check_against_cub(policy(stream))) {}
 
   // The policy every timed gpusort sort of this case uses: its stream, its pre-allocated pool.
   auto policy(cudaStream_t stream) { return Backend.on(stream).with_allocator(data.pool()); }
@@ -42,11 +45,12 @@ struct verified_case : cached_case_base {
 class case_cache {
  public:
   template <class Cached>
-  Cached& get(std::size_t n, cudaStream_t stream) {
+  Cached& get(std::size_t n, key_distribution distribution, cudaStream_t stream) {
     auto* cached = dynamic_cast<Cached*>(current_.get());
-    if (cached != nullptr && cached->data.size() == n) return *cached;
+    if (cached != nullptr && cached->data.size() == n && cached->data.distribution() == distribution)
+      return *cached;
     current_.reset();  // free the previous case before allocating the next
-    auto fresh = std::make_unique<Cached>(n, stream);
+    auto fresh = std::make_unique<Cached>(n, distribution, stream);
     cached = fresh.get();
     current_ = std::move(fresh);
     return *cached;
@@ -68,10 +72,12 @@ struct bench_context {
 // Which side of a case a benchmark times.
 enum class side { gpusort, cub };
 
-// <op>/<backend>/<type>/uniform/<n>: the name scripts/bench_table.py parses.
+// <op>/<backend>/<type>/<distribution>/<n>: the name scripts/bench_table.py parses.
 inline std::string benchmark_name(const std::string& op, const std::string& backend,
-                                  const std::string& type, std::size_t n) {
-  return op + "/" + backend + "/" + type + "/uniform/" + std::to_string(n);
+                                  const std::string& type, std::size_t n,
+                                  key_distribution distribution = key_distribution::uniform) {
+  return op + "/" + backend + "/" + type + "/" + distribution_name(distribution) + "/" +
+         std::to_string(n);
 }
 
 // The body of every benchmark: an untimed fresh copy of the input, then CUDA events around
@@ -79,10 +85,11 @@ inline std::string benchmark_name(const std::string& op, const std::string& back
 // grow); a gpusort benchmark whose case failed verification reports the mismatch instead of a
 // time.
 template <class Cached>
-void run_sort_benchmark(benchmark::State& state, bench_context& context, side which, std::size_t n) {
+void run_sort_benchmark(benchmark::State& state, bench_context& context, side which, std::size_t n,
+                        key_distribution distribution) {
   try {
     const cudaStream_t stream = context.stream.get();
-    auto& cached = context.cases.get<Cached>(n, stream);
+    auto& cached = context.cases.get<Cached>(n, distribution, stream);
     auto& data = cached.data;
     if (which == side::gpusort && !cached.mismatch.empty()) {
       state.SkipWithError(("gpusort's output differs from CUB's: " + cached.mismatch).c_str());
@@ -125,18 +132,21 @@ void run_sort_benchmark(benchmark::State& state, bench_context& context, side wh
 // Registers one benchmark of the case Cached; it runs in registration order.
 template <class Cached>
 void register_sort_benchmark(bench_context& context, const std::string& name, side which,
-                             std::size_t n) {
+                             std::size_t n,
+                             key_distribution distribution = key_distribution::uniform) {
   benchmark::RegisterBenchmark(name.c_str(),
-                               [&context, which, n](benchmark::State& state) {
-                                 run_sort_benchmark<Cached>(state, context, which, n);
+                               [&context, which, n, distribution](benchmark::State& state) {
+                                 run_sort_benchmark<Cached>(state, context, which, n, distribution);
                                })
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
 }
 
-// Each benchmark file's registration (radix_bench.cu, merge_bench.cu); main.cu calls them in
-// this order. Sizes above 2^max_log2 are left out.
+// Each benchmark file's registration (radix_bench.cu, merge_bench.cu,
+// bucket_bitonic_bench.cu); main.cu calls them in this order. Sizes above 2^max_log2 are
+// left out.
 void register_radix_benchmarks(bench_context& context, int max_log2);
 void register_merge_benchmarks(bench_context& context, int max_log2);
+void register_bucket_bitonic_benchmarks(bench_context& context, int max_log2);
 
 }  // namespace gpusort_bench

@@ -1,6 +1,7 @@
-// One benchmark case: n uniformly random keys (and index values) of one type, generated once
-// on the device, and everything needed to sort them with gpusort and with a CUB reference the
-// same way: the same data, the same order (the reference's comparator), the same op.
+// One benchmark case: n keys of one type from one distribution (uniformly random unless
+// said otherwise; random_keys.cuh) and index values, generated once on the device, and
+// everything needed to sort them with gpusort and with a CUB reference the same way: the
+// same data, the same order (the reference's comparator), the same op.
 //
 //   source   the pristine input, never sorted
 //   work     refreshed from source before every sort; gpusort sorts it in place, and so does
@@ -52,6 +53,16 @@ std::string case_type_name() {
   else return std::string(type_name<Key>()) + "+" + type_name<Value>();
 }
 
+// How gpusort's values must match CUB's in a case with values.
+enum class value_check {
+  // Byte for byte: after the stable_ op, or a radix sort (sort_by_key, but stable in fact).
+  same_as_cub,
+  // After an unstable sort_by_key (gpusort::bucket_bitonic): equal keys' values may come in
+  // any order, so each run of equal keys must hold the same values in some order, and every
+  // value (an input index) must still sit next to its own input key.
+  any_order_among_equal_keys,
+};
+
 template <class Key, class Value = keys_only, class Reference = cub_radix_sorter<Key, Value>>
 class sort_case {
  public:
@@ -68,18 +79,21 @@ class sort_case {
 
   // Allocates everything (CUB's temp storage included) and generates the input; returns
   // once the input is on the device.
-  sort_case(std::size_t n, cudaStream_t stream, std::uint64_t seed = 20261121)
-      : n_(n), stream_(stream),
+  sort_case(std::size_t n, cudaStream_t stream,
+            key_distribution distribution = key_distribution::uniform,
+            std::uint64_t seed = 20261121)
+      : n_(n), stream_(stream), distribution_(distribution),
         source_keys_(n), source_values_(has_values ? n : 0),
         work_keys_(n), work_values_(has_values ? n : 0),
         cub_keys_(reference_in_place ? 0 : n), cub_values_(has_values && !reference_in_place ? n : 0),
         cub_(n, stream) {
-    fill_uniform(source_keys_.data(), n, seed, stream);
+    fill_keys(source_keys_.data(), n, distribution, seed, stream);
     if constexpr (has_values) fill_index(source_values_.data(), n, stream);
     check_cuda(cudaStreamSynchronize(stream), "generating the input");
   }
 
   std::size_t size() const noexcept { return n_; }
+  key_distribution distribution() const noexcept { return distribution_; }
   cudaStream_t stream() const noexcept { return stream_; }
   // Pass to policy.with_allocator() so that gpusort's temp storage is pre-allocated too.
   pool_allocator& pool() noexcept { return pool_; }
@@ -117,11 +131,11 @@ class sort_case {
 
   // Sorts once with each (untimed; this is also both backends' warm-up) and compares: gpusort's
   // keys must equal CUB's byte for byte, except that after an unstable op keys the comparator
-  // calls equivalent may come in any order among themselves; values (the input indices) must
-  // equal CUB's byte for byte (every pairs case here is stable: the stable_ op, or a radix
-  // sort); and the keys must be in the comparator's (ascending) order. Returns "" or what differs.
+  // calls equivalent may come in any order among themselves; values (the input indices) as
+  // `values` says (by default byte for byte: the stable_ op, or a radix sort); and the keys
+  // must be in the comparator's (ascending) order. Returns "" or what differs.
   template <class Policy>
-  std::string check_against_cub(const Policy& policy) {
+  std::string check_against_cub(const Policy& policy, value_check values = value_check::same_as_cub) {
     refresh();
     sort_with_gpusort(policy);
     const std::vector<Key> gpusort_keys = work_keys_.to_host(stream_);
@@ -133,8 +147,12 @@ class sort_case {
 
     if (auto where = first_key_difference(gpusort_keys, cub_keys); where != n_)
       return "keys differ from CUB's at index " + std::to_string(where);
-    if (auto where = first_difference(gpusort_values, cub_values); where != n_)
-      return "values differ from CUB's at index " + std::to_string(where);
+    const std::size_t value_difference =
+        values == value_check::same_as_cub
+            ? first_difference(gpusort_values, cub_values)
+            : first_unordered_value_difference(gpusort_keys, gpusort_values, cub_keys, cub_values);
+    if (value_difference != n_)
+      return "values differ from CUB's at index " + std::to_string(value_difference);
     if (!std::is_sorted(gpusort_keys.begin(), gpusort_keys.end(), compare_type{}))
       return "keys are not in ascending order";
     return {};
@@ -192,8 +210,45 @@ class sort_case {
     return n_;
   }
 
+  // value_check::any_order_among_equal_keys, once the keys have matched (so gpusort's runs of
+  // equal keys are CUB's): every value must be the input index of the key beside it, and each
+  // run of CUB's equivalent keys must hold the same values in both outputs, in some order.
+  // Returns the first index where that fails (the start of the run for the second), or n_.
+  std::size_t first_unordered_value_difference(const std::vector<Key>& mine_keys,
+                                               const std::vector<Value>& mine_values,
+                                               const std::vector<Key>& cub_keys,
+                                               const std::vector<Value>& cub_values) const {
+    if constexpr (!has_values) {
+      return n_;
+    } else {
+      static_assert(std::is_integral_v<Value>, "the values of a case are input indices");
+      const std::vector<Key> source_keys = source_keys_.to_host(stream_);
+      for (std::size_t i = 0; i < n_; ++i) {
+        const auto from = static_cast<std::size_t>(mine_values[i]);
+        if (from >= n_ || std::memcmp(&source_keys[from], &mine_keys[i], sizeof(Key)) != 0) return i;
+      }
+      const compare_type comp{};
+      std::vector<Value> mine_run, cub_run;
+      for (std::size_t run_begin = 0; run_begin < n_;) {
+        std::size_t run_end = run_begin + 1;
+        while (run_end < n_ && !comp(cub_keys[run_begin], cub_keys[run_end])) ++run_end;
+        const std::size_t run_bytes = (run_end - run_begin) * sizeof(Value);
+        if (std::memcmp(&mine_values[run_begin], &cub_values[run_begin], run_bytes) != 0) {
+          mine_run.assign(mine_values.begin() + run_begin, mine_values.begin() + run_end);
+          cub_run.assign(cub_values.begin() + run_begin, cub_values.begin() + run_end);
+          std::sort(mine_run.begin(), mine_run.end());
+          std::sort(cub_run.begin(), cub_run.end());
+          if (mine_run != cub_run) return run_begin;
+        }
+        run_begin = run_end;
+      }
+      return n_;
+    }
+  }
+
   std::size_t n_;
   cudaStream_t stream_;
+  key_distribution distribution_;
   device_buffer<Key> source_keys_;
   device_buffer<Value> source_values_;
   device_buffer<Key> work_keys_;
