@@ -50,6 +50,14 @@ __host__ __device__ constexpr int first_level_bucket_bits(std::size_t n, int uni
   return bits;
 }
 
+// Buckets a deeper level splits a segment of `count` keys into: as at level 0, but at least
+// 2^min_bits, so that each level still removes min_bits bits of range (partition_levels).
+__host__ __device__ constexpr int deeper_level_bucket_bits(std::size_t count, int unit_items,
+                                                           int min_bits, int max_bits) {
+  const int bits = first_level_bucket_bits(count, unit_items, max_bits);
+  return bits > min_bits ? bits : min_bits;
+}
+
 // Partition levels that can still find a bucket with more than one distinct value: after
 // them every oversized bucket is all-equal (see bucket_shift).
 __host__ __device__ constexpr int partition_levels(int key_bits, int first_bits, int deeper_bits) {

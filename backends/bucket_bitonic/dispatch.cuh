@@ -23,13 +23,21 @@ namespace gpusort::backends::bucket_bitonic {
 struct list_capacities {
   std::size_t segments;  // per level
   std::size_t units;     // all levels
+  std::size_t counters;  // per level
 };
 
-__host__ __device__ constexpr list_capacities capacities_for(std::size_t n, int unit_items,
-                                                             int levels) {
+template <class Shape>
+constexpr list_capacities capacities_for(std::size_t n, int first_bits, int levels) {
+  constexpr int unit_items = Shape::unit_items;
   const std::size_t windows = n / unit_window(unit_items) + 1;
   const std::size_t not_small = n / (small_bucket_limit(unit_items) + 1) + 1;
-  return {not_small, std::size_t(levels) * (windows + 4 * not_small) + 1};
+  // A segment of c keys past level 0 takes 2^min_deeper_bucket_bits counters, or fewer
+  // than 16 c / unit_items (deeper_level_bucket_bits).
+  const std::size_t deeper_counters =
+      (not_small << Shape::min_deeper_bucket_bits) + 16 * (n / unit_items + 1);
+  const std::size_t first_counters = std::size_t(1) << first_bits;
+  return {not_small, std::size_t(levels) * (windows + 4 * not_small) + 1,
+          deeper_counters > first_counters ? deeper_counters : first_counters};
 }
 
 // Sorts keys[0, n) (and values alongside, unless Value is no_values_tag) by the key's radix
@@ -47,14 +55,9 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
       first_level_bucket_bits(n, shape::unit_items, Tuning::first_bucket_bits);
   const int levels =
       one_unit ? 0 : partition_levels(shape::traits::bits, first_bits, Tuning::deeper_bucket_bits);
-  const list_capacities capacity = capacities_for(n, shape::unit_items, levels);
+  const list_capacities capacity = capacities_for<shape>(n, first_bits, levels);
   if (capacity.units >= (std::size_t(1) << (64 - list_tile_bits)))
     detail::throw_usage_error("bucket_bitonic sort: too many keys for its work lists");
-  const std::size_t counters =
-      one_unit ? 0
-               : (capacity.segments << Tuning::deeper_bucket_bits) > (std::size_t(1) << first_bits)
-                   ? capacity.segments << Tuning::deeper_bucket_bits
-                   : std::size_t(1) << first_bits;
 
   // Everything is allocated before the input is touched.
   storage_plan layout;
@@ -62,8 +65,8 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   const std::size_t alternate_values_at = layout.reserve<Value>(!one_unit && has_values ? n : 0);
   const std::size_t segments_at = layout.reserve<segment>(one_unit ? 0 : 2 * capacity.segments);
   const std::size_t units_at = layout.reserve<sort_unit>(capacity.units);
-  const std::size_t reservations_at = layout.reserve<unsigned long long>(3);
-  const std::size_t counters_at = layout.reserve<unsigned long long>(counters);
+  const std::size_t reservations_at = layout.reserve<unsigned long long>(5);
+  const std::size_t counters_at = layout.reserve<unsigned long long>(one_unit ? 0 : 2 * capacity.counters);
   temporary_storage storage(allocator, layout.total_bytes(), stream);
 
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
@@ -76,24 +79,31 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
        one_unit ? 0 : capacity.segments}};
   const work_list<sort_unit> units{storage.at<sort_unit>(units_at), reservations + 2,
                                    capacity.units};
-  auto* bucket_counters = storage.at<unsigned long long>(counters_at);
+  // Level L's segments count into counter pool L % 2; plan_buckets reserves the next level's
+  // counters in the other.
+  auto* counters = storage.at<unsigned long long>(counters_at);
+  const counter_pool counter_pools[2] = {
+      {counters, reservations + 3, one_unit ? 0 : capacity.counters},
+      {counters + capacity.counters, reservations + 4, one_unit ? 0 : capacity.counters}};
   const bits_type flip =
       descending ? radix::descending_mask<bits_type>(shape::traits::bits) : bits_type(0);
 
-  start_lists<shape><<<1, 1, 0, stream>>>(segment_lists[0], units, n, one_unit);
+  start_lists<shape><<<1, 1, 0, stream>>>(segment_lists[0], units, n, first_bits, one_unit);
   detail::check_launch("bucket_bitonic sort: start_lists");
 
   // Persistent grids, capped by the most tiles (or segments) a level can have.
   const std::size_t most_tiles = tile_count(n, shape::partition_tile) + capacity.segments;
-  const unsigned min_max_grid = resident_grid(segment_min_max<shape, Key>, shape::partition_threads, most_tiles);
-  const unsigned histogram_grid = resident_grid(bucket_histogram<shape, Key>, shape::partition_threads, most_tiles);
-  // Level 0 plans one segment of up to 2^first_bucket_bits buckets; deeper levels many
-  // segments of 2^deeper_bucket_bits, with a lighter instantiation.
-  constexpr int deeper_per_thread =
-      ((1 << Tuning::deeper_bucket_bits) + shape::partition_threads - 1) / shape::partition_threads;
-  const unsigned plan_grid = resident_grid(plan_buckets<shape, deeper_per_thread>,
-                                           shape::partition_threads, capacity.segments);
-  const unsigned scatter_grid = resident_grid(bucket_scatter<shape, Key, Value>, shape::partition_threads, most_tiles);
+  const unsigned min_max_grid =
+      resident_grid(segment_min_max<shape, Key>, shape::partition_threads, most_tiles);
+  const unsigned histogram_grid =
+      resident_grid(bucket_histogram<shape, Key>, shape::partition_threads, most_tiles);
+  constexpr int narrow_per_thread = 1;  // segments of at most partition_threads buckets
+  const unsigned narrow_plan_grid = resident_grid(plan_buckets<shape, narrow_per_thread>,
+                                                  shape::partition_threads, capacity.segments);
+  const unsigned wide_plan_grid = resident_grid(plan_buckets<shape, shape::buckets_per_thread>,
+                                                shape::partition_threads, capacity.segments);
+  const unsigned scatter_grid =
+      resident_grid(bucket_scatter<shape, Key, Value>, shape::partition_threads, most_tiles);
   for (int level = 0; level < levels; ++level) {
     const work_list<segment>& list = segment_lists[level % 2];
     const work_list<segment>& next_level = segment_lists[(level + 1) % 2];
@@ -101,30 +111,37 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
     // 0 makes a broken promise trap instead of writing past the end.
     work_list<segment> next = next_level;
     if (level + 1 == levels) next.capacity = 0;
-    const int bucket_bits = level == 0 ? first_bits : Tuning::deeper_bucket_bits;
     const bool in_alternate = level % 2 == 1;
     const Key* from_keys = in_alternate ? alternate_keys : keys;
     Key* to_keys = in_alternate ? keys : alternate_keys;
     const Value* from_values = in_alternate ? alternate_values : values;
     Value* to_values = in_alternate ? values : alternate_values;
+    const counter_pool& pool = counter_pools[level % 2];
+    const counter_pool& next_pool = counter_pools[(level + 1) % 2];
 
+    // The next level's list and counter pool start empty.
     detail::check_cuda(cudaMemsetAsync(next.reservation, 0, sizeof(unsigned long long), stream),
                        "bucket_bitonic sort: clearing a work list");
+    detail::check_cuda(cudaMemsetAsync(next_pool.used, 0, sizeof(unsigned long long), stream),
+                       "bucket_bitonic sort: clearing a counter pool");
     segment_min_max<shape><<<min_max_grid, shape::partition_threads, 0, stream>>>(
-        from_keys, list, bucket_counters, bucket_bits, flip);
+        from_keys, list, pool, flip);
     detail::check_launch("bucket_bitonic sort: segment_min_max");
     bucket_histogram<shape><<<histogram_grid, shape::partition_threads, 0, stream>>>(
-        from_keys, list, bucket_counters, bucket_bits, flip);
+        from_keys, list, pool, flip);
     detail::check_launch("bucket_bitonic sort: bucket_histogram");
-    if (level == 0)
-      plan_buckets<shape, shape::buckets_per_thread><<<1, shape::partition_threads, 0, stream>>>(
-          list, next, units, bucket_counters, bucket_bits, 0);
-    else
-      plan_buckets<shape, deeper_per_thread><<<plan_grid, shape::partition_threads, 0, stream>>>(
-          list, next, units, bucket_counters, bucket_bits, in_alternate ? 1 : 0);
+    plan_buckets<shape, narrow_per_thread>
+        <<<level == 0 ? 1 : narrow_plan_grid, shape::partition_threads, 0, stream>>>(
+            list, next, pool, next_pool, units, in_alternate ? 1 : 0);
     detail::check_launch("bucket_bitonic sort: plan_buckets");
+    if constexpr (shape::buckets_per_thread > 1) {
+      plan_buckets<shape, shape::buckets_per_thread>
+          <<<level == 0 ? 1 : wide_plan_grid, shape::partition_threads, 0, stream>>>(
+              list, next, pool, next_pool, units, in_alternate ? 1 : 0);
+      detail::check_launch("bucket_bitonic sort: plan_buckets (wide)");
+    }
     bucket_scatter<shape><<<scatter_grid, shape::partition_threads, 0, stream>>>(
-        from_keys, to_keys, from_values, to_values, list, bucket_counters, bucket_bits, flip);
+        from_keys, to_keys, from_values, to_values, list, pool, flip);
     detail::check_launch("bucket_bitonic sort: bucket_scatter");
   }
 

@@ -52,6 +52,7 @@ struct bucket_shape {
   static_assert(partition_tile <= 65536, "ranks within a tile are 16-bit");
 
   static constexpr int max_bucket_bits = Tuning::first_bucket_bits;
+  static constexpr int min_deeper_bucket_bits = Tuning::deeper_bucket_bits;
   static constexpr int max_buckets = 1 << max_bucket_bits;
   static_assert(Tuning::deeper_bucket_bits <= Tuning::first_bucket_bits &&
                     max_buckets % partition_threads == 0,
@@ -60,7 +61,7 @@ struct bucket_shape {
   static constexpr int scatter_blocks_per_multiprocessor = Tuning::scatter_blocks_per_multiprocessor;
 
   static constexpr int sort_threads = Tuning::sort_threads;
-  static constexpr int sort_items = bitonic_items_per_thread<Key>(
+  static constexpr int sort_items = bitonic_items_per_thread<bits_type>(
       sort_threads, Tuning::sort_items_per_thread, Tuning::exchange_bytes);
   static_assert(sort_items >= 1,
                 "gpusort::bucket_bitonic: the key type is too large for a sort unit in shared "
@@ -85,6 +86,13 @@ struct ordered_less {
     using bits_type = typename radix_key_traits<Key>::bits_type;
     return bits_type(radix_key_traits<Key>::sort_bits(a) ^ flip) <
            bits_type(radix_key_traits<Key>::sort_bits(b) ^ flip);
+  }
+};
+
+struct bits_less {
+  template <class Bits>
+  __device__ __forceinline__ bool operator()(Bits a, Bits b) const {
+    return a < b;
   }
 };
 
@@ -139,23 +147,23 @@ __device__ __forceinline__ segment_tile locate_tile(const work_list<segment>& li
 
 template <class Shape>
 __global__ void start_lists(work_list<segment> first_level, work_list<sort_unit> units,
-                            std::size_t n, bool one_unit) {
+                            std::size_t n, int first_bucket_bits, bool one_unit) {
   if (one_unit) {
     units.entries[0] = {0, n, 0, 0, 0};
     *units.reservation = pack_reservation(1, 1);
   } else {
-    first_level.entries[0] = {0, n, 0, ~0ull, 0};
+    first_level.entries[0] = {0, n, 0, ~0ull, 0, 0, first_bucket_bits};
     *first_level.reservation = pack_reservation(1, tile_count(n, Shape::partition_tile));
     *units.reservation = 0;
   }
 }
 
-// Also clears the bucket counters of each segment (the counters array is reused by every
-// level), before bucket_histogram fills them.
+// Also clears the bucket counters of each segment (the pools are reused every other level),
+// before bucket_histogram fills them.
 template <class Shape, class Key>
 __global__ void __launch_bounds__(Shape::partition_threads)
-    segment_min_max(const Key* keys, work_list<segment> list, unsigned long long* bucket_counts,
-                    int bucket_bits, typename Shape::bits_type flip) {
+    segment_min_max(const Key* keys, work_list<segment> list, counter_pool counters,
+                    typename Shape::bits_type flip) {
   constexpr int threads = Shape::partition_threads;
   using reduce_t = cub::BlockReduce<unsigned long long, threads>;
   __shared__ typename reduce_t::TempStorage reduce_storage[2];
@@ -184,9 +192,11 @@ __global__ void __launch_bounds__(Shape::partition_threads)
       if (current != ~std::size_t(0)) flush();
       current = place.segment;
     }
-    if (place.first_of_segment)
-      for (int b = int(threadIdx.x); b < (1 << bucket_bits); b += threads)
-        bucket_counts[(place.segment << bucket_bits) + std::size_t(b)] = 0;
+    if (place.first_of_segment) {
+      const segment& seg = list.entries[place.segment];
+      for (int b = int(threadIdx.x); b < (1 << seg.bucket_bits); b += threads)
+        counters.counters[seg.counters + std::size_t(b)] = 0;
+    }
 #pragma unroll
     for (int j = 0; j < Shape::partition_items; ++j) {
       const int i = j * threads + int(threadIdx.x);
@@ -202,12 +212,11 @@ __global__ void __launch_bounds__(Shape::partition_threads)
 
 template <class Shape, class Key>
 __global__ void __launch_bounds__(Shape::partition_threads)
-    bucket_histogram(const Key* keys, work_list<segment> list, unsigned long long* bucket_counts,
-                     int bucket_bits, typename Shape::bits_type flip) {
+    bucket_histogram(const Key* keys, work_list<segment> list, counter_pool counters,
+                     typename Shape::bits_type flip) {
   constexpr int threads = Shape::partition_threads;
   __shared__ unsigned counts[Shape::max_buckets];
-  const int buckets = 1 << bucket_bits;
-  for (int b = int(threadIdx.x); b < buckets; b += threads) counts[b] = 0;
+  for (int b = int(threadIdx.x); b < Shape::max_buckets; b += threads) counts[b] = 0;
   __syncthreads();
 
   const unsigned long long reserved = *list.reservation;
@@ -218,8 +227,9 @@ __global__ void __launch_bounds__(Shape::partition_threads)
   // segment a block visited.
   const auto flush = [&] {
     __syncthreads();
-    for (int b = int(threadIdx.x); b < buckets; b += threads) {
-      if (counts[b] != 0) atomicAdd(&bucket_counts[(current << bucket_bits) + std::size_t(b)],
+    const segment& seg = list.entries[current];
+    for (int b = int(threadIdx.x); b < (1 << seg.bucket_bits); b += threads) {
+      if (counts[b] != 0) atomicAdd(&counters.counters[seg.counters + std::size_t(b)],
                                     static_cast<unsigned long long>(counts[b]));
       counts[b] = 0;
     }
@@ -231,10 +241,11 @@ __global__ void __launch_bounds__(Shape::partition_threads)
       if (current != ~std::size_t(0)) flush();
       current = place.segment;
     }
-    const unsigned long long min_bits = list.entries[place.segment].min_bits;
-    const unsigned long long max_bits = list.entries[place.segment].max_bits;
+    const segment& seg = list.entries[place.segment];
+    const unsigned long long min_bits = seg.min_bits;
+    const unsigned long long max_bits = seg.max_bits;
     if (min_bits == max_bits) continue;  // all equal: plan_buckets needs no counts
-    const int shift = bucket_shift(min_bits, max_bits, bucket_bits);
+    const int shift = bucket_shift(min_bits, max_bits, seg.bucket_bits);
 #pragma unroll
     for (int j = 0; j < Shape::partition_items; ++j) {
       const int i = j * threads + int(threadIdx.x);
@@ -254,24 +265,28 @@ struct list_additions {
   unsigned long long unit_tiles;
   unsigned long long segments;
   unsigned long long segment_tiles;
+  unsigned long long counters;
 };
 struct add_list_additions {
   __device__ list_additions operator()(const list_additions& a, const list_additions& b) const {
     return {a.units + b.units, a.unit_tiles + b.unit_tiles, a.segments + b.segments,
-            a.segment_tiles + b.segment_tiles};
+            a.segment_tiles + b.segment_tiles, a.counters + b.counters};
   }
 };
 
 // One block per segment (persistent). The segment's data is in the alternate buffer when
 // `level_in_alternate`; its buckets go to the other buffer. Turns the bucket counts into the
-// buckets' first positions (bucket_scatter's cursors).
+// buckets' first positions (bucket_scatter's cursors). Two instantiations share a level:
+// BucketsPerThread 1 plans the segments of at most `threads` buckets (light in registers,
+// many blocks), a larger one the wider segments.
 template <class Shape, int BucketsPerThread>
 __global__ void __launch_bounds__(Shape::partition_threads)
-    plan_buckets(work_list<segment> list, work_list<segment> next_level,
-                 work_list<sort_unit> units, unsigned long long* buckets_in_out, int bucket_bits,
-                 int level_in_alternate) {
+    plan_buckets(work_list<segment> list, work_list<segment> next_level, counter_pool counters,
+                 counter_pool next_counters, work_list<sort_unit> units, int level_in_alternate) {
   constexpr int threads = Shape::partition_threads;
-  constexpr int per_thread = BucketsPerThread;  // 2^bucket_bits <= threads * per_thread
+  constexpr int per_thread = BucketsPerThread;
+  static_assert(per_thread == 1 || threads * per_thread >= Shape::max_buckets,
+                "the wide plan covers the widest segments");
   constexpr int unit_items = Shape::unit_items;
   using start_scan_t = cub::BlockScan<unsigned long long, threads>;
   using plan_scan_t = cub::BlockScan<list_additions, threads>;
@@ -279,12 +294,15 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     typename start_scan_t::TempStorage starts;
     typename plan_scan_t::TempStorage plan;
   } scan_storage;
-  __shared__ unsigned long long unit_base, unit_tile_base, segment_base, segment_tile_base;
+  __shared__ unsigned long long unit_base, unit_tile_base, segment_base, segment_tile_base,
+      counter_base;
 
   const std::size_t segments = entries_of(*list.reservation);
-  const int buckets = 1 << bucket_bits;
   for (std::size_t s = blockIdx.x; s < segments; s += gridDim.x) {
     const segment seg = list.entries[s];
+    const int buckets = 1 << seg.bucket_bits;
+    const bool mine = per_thread == 1 ? buckets <= threads : buckets > threads;
+    if (!mine) continue;
     if (seg.min_bits == seg.max_bits) {
       // All equal: sorted already; it only has to reach the user's buffer.
       if (threadIdx.x == 0 && level_in_alternate) {
@@ -293,8 +311,8 @@ __global__ void __launch_bounds__(Shape::partition_threads)
       }
       continue;
     }
-    const int shift = bucket_shift(seg.min_bits, seg.max_bits, bucket_bits);
-    unsigned long long* segment_buckets = buckets_in_out + (s << bucket_bits);
+    const int shift = bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits);
+    unsigned long long* segment_buckets = counters.counters + seg.counters;
 
     // Blocked: thread t owns buckets t * per_thread + i, so scans run in bucket order.
     unsigned long long count[per_thread];
@@ -319,6 +337,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     bool opens[per_thread];
     bool member[per_thread];
     list_additions adds[per_thread];
+    int child_bits[per_thread];
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const bool small = is_small_bucket(count[i], unit_items);
@@ -328,15 +347,18 @@ __global__ void __launch_bounds__(Shape::partition_threads)
       // and only if the scatter puts it in the alternate buffer (else it is done).
       const bool equal_unit = count[i] != 0 && !small && shift == 0 && !level_in_alternate;
       const bool child = count[i] != 0 && !small && shift != 0;
+      child_bits[i] = deeper_level_bucket_bits(count[i], unit_items, Shape::min_deeper_bucket_bits,
+                                               Shape::max_bucket_bits);
       adds[i] = {opens[i] || equal_unit ? 1ull : 0ull,
                  opens[i] ? 1ull : equal_unit ? tile_count(count[i], unit_items) : 0ull,
                  child ? 1ull : 0ull,
-                 child ? tile_count(count[i], Shape::partition_tile) : 0ull};
+                 child ? tile_count(count[i], Shape::partition_tile) : 0ull,
+                 child ? 1ull << child_bits[i] : 0ull};
     }
     list_additions before[per_thread];
     list_additions total;
     plan_scan_t(scan_storage.plan)
-        .ExclusiveScan(adds, before, list_additions{0, 0, 0, 0}, add_list_additions{}, total);
+        .ExclusiveScan(adds, before, list_additions{0, 0, 0, 0, 0}, add_list_additions{}, total);
     if (threadIdx.x == 0) {
       if (total.units != 0) {
         const unsigned long long at = reserve(units, total.units, total.unit_tiles);
@@ -347,6 +369,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
         const unsigned long long at = reserve(next_level, total.segments, total.segment_tiles);
         segment_base = entries_of(at);
         segment_tile_base = tiles_of(at);
+        counter_base = reserve(next_counters, total.counters);
       }
     }
     __syncthreads();
@@ -362,7 +385,8 @@ __global__ void __launch_bounds__(Shape::partition_threads)
             level_in_alternate ? 0 : 1, opens[i] ? 0 : 1};
       if (adds[i].segments != 0)
         next_level.entries[segment_base + before[i].segments] = {
-            position, count[i], segment_tile_base + before[i].segment_tiles, ~0ull, 0};
+            position, count[i], segment_tile_base + before[i].segment_tiles, ~0ull, 0,
+            counter_base + before[i].counters, child_bits[i]};
       segment_buckets[b] = position;
     }
     __syncthreads();  // the opening bucket wrote its unit before members extend it
@@ -381,8 +405,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
 template <class Shape, class Key, class Value>
 __global__ void __launch_bounds__(Shape::partition_threads, Shape::scatter_blocks_per_multiprocessor)
     bucket_scatter(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-                   work_list<segment> list, unsigned long long* cursors, int bucket_bits,
-                   typename Shape::bits_type flip) {
+                   work_list<segment> list, counter_pool cursors, typename Shape::bits_type flip) {
   constexpr int threads = Shape::partition_threads;
   constexpr int items = Shape::partition_items;
   constexpr int per_thread = Shape::buckets_per_thread;
@@ -400,13 +423,14 @@ __global__ void __launch_bounds__(Shape::partition_threads, Shape::scatter_block
   const unsigned long long reserved = *list.reservation;
   const std::size_t segments = entries_of(reserved);
   const unsigned long long tiles = tiles_of(reserved);
-  const int buckets = 1 << bucket_bits;
   for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const segment_tile place = locate_tile(list, segments, tile, Shape::partition_tile);
-    const unsigned long long min_bits = list.entries[place.segment].min_bits;
-    const unsigned long long max_bits = list.entries[place.segment].max_bits;
+    const segment& seg = list.entries[place.segment];
+    const unsigned long long min_bits = seg.min_bits;
+    const unsigned long long max_bits = seg.max_bits;
     if (min_bits == max_bits) continue;
-    const int shift = bucket_shift(min_bits, max_bits, bucket_bits);
+    const int buckets = 1 << seg.bucket_bits;
+    const int shift = bucket_shift(min_bits, max_bits, seg.bucket_bits);
 
     for (int b = int(threadIdx.x); b < buckets; b += threads) tile_start[b] = 0;
     __syncthreads();
@@ -430,7 +454,7 @@ __global__ void __launch_bounds__(Shape::partition_threads, Shape::scatter_block
       count[i] = b < buckets ? tile_start[b] : 0u;
     }
     scan_t(exchange.scan).ExclusiveSum(count, start);
-    unsigned long long* segment_cursors = cursors + (place.segment << bucket_bits);
+    unsigned long long* segment_cursors = cursors.counters + seg.counters;
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const int b = int(threadIdx.x) * per_thread + i;
@@ -480,6 +504,56 @@ __global__ void __launch_bounds__(Shape::partition_threads, Shape::scatter_block
   }
 }
 
+// Sorts one unit, in_keys[0, count), by the keys' ordered bits: the network carries the bits
+// and each key's position in the unit, then keys (and values) are gathered from there. A
+// comparator on the keys themselves would recompute their bits at every step (for floats,
+// the NaN and -0.0 canonicalisation: 4x slower). in and out may be the same memory.
+template <int Threads, int Items, class Key, class Value, class Storage>
+__device__ __forceinline__ void sort_unit_by_bits(const Key* in_keys, Key* out_keys,
+                                                  const Value* in_values, Value* out_values,
+                                                  int count,
+                                                  typename radix_key_traits<Key>::bits_type flip,
+                                                  Storage& shared) {
+  using bits_type = typename radix_key_traits<Key>::bits_type;
+  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  const int thread = int(threadIdx.x);
+  bits_type bits[Items];
+  unsigned index[Items];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    index[i] = unsigned(i * Threads + thread);
+    // Past `count`, the position alone puts a slot last (tile_order); its bits are unused.
+    bits[i] = int(index[i]) < count
+                  ? bits_type(radix_key_traits<Key>::sort_bits(in_keys[index[i]]) ^ flip)
+                  : bits_type(0);
+  }
+  const tile_order<bits_less, true, false> order{bits_less{}, unsigned(count)};
+  bitonic_sort_tile<Threads, Items>(bits, index, shared, order);
+#pragma unroll
+  for (int i = 0; i < Items; ++i) shared.index[padded(thread * Items + i)] = index[i];
+  __syncthreads();
+  Key keys[Items];
+  Value values[has_values ? Items : 1];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const int position = i * Threads + thread;
+    if (position < count) {
+      const unsigned from = shared.index[padded(position)];
+      keys[i] = in_keys[from];
+      if constexpr (has_values) values[i] = in_values[from];
+    }
+  }
+  __syncthreads();  // in place: every key and value is read before any is overwritten
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const int position = i * Threads + thread;
+    if (position < count) {
+      out_keys[position] = keys[i];
+      if constexpr (has_values) out_values[position] = values[i];
+    }
+  }
+}
+
 // Every unit of every level: sorted from wherever its keys are into the user's buffers.
 template <class Shape, class Key, class Value>
 __global__ void __launch_bounds__(Shape::sort_threads, Shape::sort_blocks_per_multiprocessor)
@@ -491,7 +565,8 @@ __global__ void __launch_bounds__(Shape::sort_threads, Shape::sort_blocks_per_mu
   // Integer keys are their own sort bits, so a short unit can be padded with the last key
   // of the order: keys only, the network then carries no input positions.
   constexpr bool pad_with_last_key = !has_values && std::is_integral_v<Key>;
-  __shared__ bitonic_tile_storage<Shape::unit_items, Key, !pad_with_last_key> shared;
+  using network_key = std::conditional_t<pad_with_last_key, Key, bits_type>;
+  __shared__ bitonic_tile_storage<Shape::unit_items, network_key, !pad_with_last_key> shared;
 
   const unsigned long long reserved = *units.reservation;
   const std::size_t entries = entries_of(reserved);
@@ -512,17 +587,18 @@ __global__ void __launch_bounds__(Shape::sort_threads, Shape::sort_blocks_per_mu
     const Key* in_keys = unit.in_alternate ? alternate_keys : keys;
     const Value* in_values = unit.in_alternate ? alternate_values : values;
     const std::size_t value_offset = has_values ? unit.begin : 0;  // no values: null pointers
+    const int count = int(unit.end - unit.begin);
     __syncthreads();  // the previous unit's last reads of shared memory are done
     if constexpr (pad_with_last_key) {
       const Key last = radix_key_traits<Key>::decode(
           bits_type(radix::descending_mask<bits_type>(Shape::traits::bits) ^ flip));
-      sort_tile<threads, Shape::sort_items, false, false>(
-          in_keys + unit.begin, keys + unit.begin, in_values, values, int(unit.end - unit.begin),
-          ordered_less<Key>{flip}, shared, &last);
+      sort_tile<threads, Shape::sort_items, false, false>(in_keys + unit.begin, keys + unit.begin,
+                                                          in_values, values, count,
+                                                          ordered_less<Key>{flip}, shared, &last);
     } else {
-      sort_tile<threads, Shape::sort_items, true, false>(
-          in_keys + unit.begin, keys + unit.begin, in_values + value_offset,
-          values + value_offset, int(unit.end - unit.begin), ordered_less<Key>{flip}, shared);
+      sort_unit_by_bits<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin,
+                                                    in_values + value_offset,
+                                                    values + value_offset, count, flip, shared);
     }
   }
 }

@@ -17,6 +17,8 @@ struct segment {
   unsigned long long first_tile;  // of the level's partition tiles
   unsigned long long min_bits;    // of the keys' ordered bits, filled by segment_min_max
   unsigned long long max_bits;
+  unsigned long long counters;    // its 2^bucket_bits bucket counters in the level's pool
+  int bucket_bits;
 };
 
 // Keys that are done partitioning: one bitonic tile of them (`sorted`), or any number of
@@ -37,6 +39,13 @@ struct work_list {
   std::size_t capacity;
 };
 
+// Bucket counters (then cursors) of a level's segments: each segment reserves 2^bucket_bits.
+struct counter_pool {
+  unsigned long long* counters;
+  unsigned long long* used;
+  std::size_t capacity;
+};
+
 // Reserves `entries` entries and `tiles` tiles of a list (one atomic per caller).
 // Returns the first of each. Overflowing a list means the capacity bounds in dispatch.cuh
 // are wrong: trap, so the sort fails loudly instead of writing past the list.
@@ -46,6 +55,12 @@ __device__ inline unsigned long long reserve(const work_list<Entry>& list,
                                              unsigned long long tiles) {
   const unsigned long long before = atomicAdd(list.reservation, pack_reservation(entries, tiles));
   if (entries_of(before) + entries > list.capacity) __trap();
+  return before;
+}
+
+__device__ inline unsigned long long reserve(const counter_pool& pool, unsigned long long count) {
+  const unsigned long long before = atomicAdd(pool.used, count);
+  if (before + count > pool.capacity) __trap();
   return before;
 }
 
