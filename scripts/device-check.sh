@@ -37,7 +37,8 @@ for step in "$@"; do
       # memcheck over the GPU tests with the big sizes left out (the tools are slow).
       : > "$out/sanitize.log"
       export GPUSORT_TEST_MAX_N=70000
-      for t in api_test radix_unsigned_test radix_float_test merge_integer_test merge_struct_test merge_api_test; do
+      for t in api_test radix_unsigned_test radix_float_test merge_integer_test merge_struct_test \
+               merge_api_test bucket_bitonic_integer_test bucket_bitonic_float_test; do
         compute-sanitizer --tool memcheck --error-exitcode 1 $build/test/$t \
           --gtest_filter='-*Large*:*Huge*:*Par*' >> "$out/sanitize.log" 2>&1
         summary+=("memcheck $t: exit $?")
@@ -49,6 +50,9 @@ for step in "$@"; do
         compute-sanitizer --tool $tool --error-exitcode 1 $build/test/merge_integer_test \
           --gtest_filter='Integer/MergeSort/u32_less.SortGivesASortedPermutationOfTheInput:Integer/MergeSort/u32_less.StableSortByKeyKeepsEqualKeysInInputOrder' >> "$out/sanitize.log" 2>&1
         summary+=("$tool merge_integer_test: exit $?")
+        compute-sanitizer --tool $tool --error-exitcode 1 $build/test/bucket_bitonic_integer_test \
+          --gtest_filter='Integer/BucketBitonicSort/0.SortGivesASortedPermutationOfTheInput:Integer/BucketBitonicSort/0.SortByKeyKeepsEveryValueWithItsKey' >> "$out/sanitize.log" 2>&1
+        summary+=("$tool bucket_bitonic_integer_test: exit $?")
       done
       grep -E "ERROR SUMMARY|========= (Invalid|Race|Barrier)" "$out/sanitize.log" | sort | uniq -c | head -20
       ;;
