@@ -134,10 +134,24 @@ struct segment_tile {
   bool first_of_segment;
 };
 
+// entry_of_tile with the 32 lanes of a warp probing at once. Every lane must call it.
+template <class Entry>
+__device__ __forceinline__ std::size_t warp_entry_of_tile(const Entry* entries,
+                                                          std::size_t count,
+                                                          unsigned long long tile) {
+  const unsigned lane = threadIdx.x % 32;
+  return entry_of_tile(entries, count, tile, 32,
+                       [&](std::size_t low, std::size_t step, std::size_t high) {
+                         const std::size_t probe = low + lane * step;
+                         const bool at_or_before = probe < high && entries[probe].first_tile <= tile;
+                         return 31 - __clz(int(__ballot_sync(0xffffffffu, at_or_before)));
+                       });
+}
+
 __device__ __forceinline__ segment_tile locate_tile(const work_list<segment>& list,
                                                     std::size_t segments,
                                                     unsigned long long tile, int tile_items) {
-  const std::size_t s = entry_of_tile(list.entries, segments, tile);
+  const std::size_t s = warp_entry_of_tile(list.entries, segments, tile);
   const segment& seg = list.entries[s];
   const std::size_t within = std::size_t(tile - seg.first_tile) * std::size_t(tile_items);
   const std::size_t left = seg.count - within;
@@ -572,7 +586,7 @@ __global__ void __launch_bounds__(Shape::sort_threads, Shape::sort_blocks_per_mu
   const std::size_t entries = entries_of(reserved);
   const unsigned long long tiles = tiles_of(reserved);
   for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const sort_unit unit = units.entries[entry_of_tile(units.entries, entries, tile)];
+    const sort_unit unit = units.entries[warp_entry_of_tile(units.entries, entries, tile)];
     if (unit.all_equal) {
       // Only units in the alternate buffer are listed; one tile's worth per list tile.
       const std::size_t begin = unit.begin + std::size_t(tile - unit.first_tile) * Shape::unit_items;
