@@ -74,14 +74,16 @@ __host__ __device__ constexpr int power_of_two_at_most(int x) {
   return p;
 }
 
-// Keys per thread of a Threads-wide bitonic tile of Key (with its 2-byte position and the 1/32
-// padding) that fits `exchange_bytes` of shared memory: `wanted`, or fewer, a power of two.
-// 0 when not even one fits.
+// Shared memory per key of a tile: the key, its 2-byte position, and the 1/32 padding.
+template <class Key>
+inline constexpr int bitonic_bytes_per_item = int(sizeof(Key) + 2) * 33 / 32 + 1;
+
+// Keys per thread of a Threads-wide bitonic tile of Key that fits `exchange_bytes` of shared
+// memory: `wanted`, or fewer, a power of two. 0 when not even one fits.
 template <class Key>
 __host__ __device__ constexpr int bitonic_items_per_thread(int threads, int wanted,
                                                            int exchange_bytes) {
-  const int bytes_per_item = int(sizeof(Key) + 2) * 33 / 32 + 1;
-  const int fitting = exchange_bytes / (bytes_per_item * threads);
+  const int fitting = exchange_bytes / (bitonic_bytes_per_item<Key> * threads);
   return fitting < 1 ? 0 : power_of_two_at_most(wanted < fitting ? wanted : fitting);
 }
 

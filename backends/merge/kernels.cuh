@@ -32,9 +32,8 @@ struct merge_shape {
                 "merge_threads: a power of two, at least one warp");
   static constexpr int tile_items_per_thread = bitonic_items_per_thread<Key>(
       tile_threads, Tuning::tile_items_per_thread, Tuning::exchange_bytes);
-  // Key plus 2-byte index, and the 1/32 padding.
-  static constexpr int bytes_per_item = int(sizeof(Key) + 2) * 33 / 32 + 1;
-  static constexpr int fitting_merge_items = Tuning::exchange_bytes / (bytes_per_item * merge_threads);
+  static constexpr int fitting_merge_items =
+      Tuning::exchange_bytes / (bitonic_bytes_per_item<Key> * merge_threads);
   static_assert(tile_items_per_thread >= 1 && fitting_merge_items >= 1,
                 "gpusort::merge: the key type is too large for a tile in shared memory; sort "
                 "indices (or a smaller key) with a comparator that looks the keys up");

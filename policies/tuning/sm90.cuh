@@ -50,9 +50,10 @@ struct bucket_bitonic_tuning_sm90 {
   static constexpr int partition_exchange_bytes = 20 * 1024;
   // Register budget of the scatter: at least this many blocks resident per SM.
   static constexpr int scatter_blocks_per_multiprocessor = 3;
-  // The first level splits the whole input into up to 2^11 buckets (the scatter keeps a
-  // counter and a global offset per bucket in shared memory); deeper levels split each
-  // oversized bucket into 2^8.
+  // A segment is split into up to 2^first_bucket_bits buckets (the scatter keeps a counter
+  // and a global offset per bucket in shared memory), about n / 512 for n keys; below the
+  // first level into at least 2^deeper_bucket_bits, so that each level narrows the range by
+  // that many bits and the recursion depth stays bounded.
   static constexpr int first_bucket_bits = 11;
   static constexpr int deeper_bucket_bits = 8;
   // Sort units: a bitonic network over 256 threads x 16 keys (4096 keys of 4 bytes), shrunk
