@@ -99,7 +99,7 @@ __host__ __device__ constexpr bool opens_unit(unsigned long long previous_marker
 // Work lists. Entries are appended concurrently; each append reserves its entries and their
 // tiles with one 64-bit atomicAdd on a packed counter, so entries come out ordered by their
 // first tile and a persistent block finds a tile's entry by binary search.
-inline constexpr int list_tile_bits = 38;  // up to 2^26 entries and 2^38 tiles
+inline constexpr int list_tile_bits = 34;  // up to 2^30 entries and 2^34 tiles
 __host__ __device__ constexpr unsigned long long pack_reservation(unsigned long long entries,
                                                                   unsigned long long tiles) {
   return (entries << list_tile_bits) | tiles;

@@ -59,7 +59,13 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   const int levels =
       one_unit ? 0 : partition_levels(shape::traits::bits, first_bits, Tuning::deeper_bucket_bits);
   const list_capacities capacity = capacities_for<shape>(n, first_bits, levels);
-  if (capacity.units >= (std::size_t(1) << (64 - list_tile_bits)))
+  // The lists' packed counters (buckets.cuh) hold 2^30 entries and 2^34 tiles: some 10^10
+  // keys of 8 bytes.
+  const std::size_t most_tiles = tile_count(n, shape::partition_tile) + capacity.segments;
+  const std::size_t most_unit_tiles = capacity.units + tile_count(n, shape::unit_items);
+  if (capacity.units >= (std::size_t(1) << (64 - list_tile_bits)) ||
+      most_tiles >= (std::size_t(1) << list_tile_bits) ||
+      most_unit_tiles >= (std::size_t(1) << list_tile_bits))
     detail::throw_usage_error("bucket_bitonic sort: too many keys for its work lists");
 
   // Everything is allocated before the input is touched.
@@ -95,7 +101,6 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   detail::check_launch("bucket_bitonic sort: start_lists");
 
   // Persistent grids, capped by the most tiles (or segments) a level can have.
-  const std::size_t most_tiles = tile_count(n, shape::partition_tile) + capacity.segments;
   const unsigned min_max_grid =
       resident_grid(segment_min_max<shape, Key>, shape::partition_threads, most_tiles);
   const unsigned histogram_grid =
@@ -148,7 +153,6 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
     detail::check_launch("bucket_bitonic sort: bucket_scatter");
   }
 
-  const std::size_t most_unit_tiles = capacity.units + tile_count(n, shape::unit_items);
   const unsigned sort_grid =
       resident_grid(sort_units<shape, Key, Value>, shape::sort_threads, most_unit_tiles);
   sort_units<shape><<<sort_grid, shape::sort_threads, 0, stream>>>(
