@@ -31,8 +31,8 @@ constexpr list_capacities capacities_for(std::size_t n, int first_bits, int leve
   constexpr int unit_items = Shape::unit_items;
   const std::size_t windows = n / unit_window(unit_items) + 1;
   const std::size_t not_small = n / (small_bucket_limit(unit_items) + 1) + 1;
-  // A segment of c keys past level 0 takes 2^min_deeper_bucket_bits counters, or fewer
-  // than 16 c / unit_items (deeper_level_bucket_bits).
+  // A segment of c keys past level 0 takes 2^min_deeper_bucket_bits counters, or more but
+  // then fewer than 16 c / unit_items (deeper_level_bucket_bits).
   const std::size_t deeper_counters =
       (not_small << Shape::min_deeper_bucket_bits) + 16 * (n / unit_items + 1);
   const std::size_t first_counters = std::size_t(1) << first_bits;
