@@ -1,0 +1,142 @@
+// The bucket_bitonic work lists are sized on the host before anything runs (dispatch.cuh:
+// capacities_for); overflowing one traps on the device. This replays plan_buckets' rules on the
+// host, level by level, over bucket counts chosen to fill the lists (many buckets just too big
+// to be small, small buckets fenced off by big ones, single keys spread over many windows) and
+// checks every list stays within its capacity.
+#include <backends/bucket_bitonic/dispatch.cuh>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace bb = gpusort::backends::bucket_bitonic;
+
+namespace {
+
+// The shape of 4-byte keys with the default tuning, as far as capacities_for looks.
+struct four_byte_keys {
+  static constexpr int unit_items = 4096;
+  static constexpr int min_deeper_bucket_bits = 8;
+};
+constexpr int unit_items = four_byte_keys::unit_items;
+constexpr std::size_t small_limit = bb::small_bucket_limit(unit_items);
+
+enum class filling { random, just_too_big, fenced_singles, spread_singles };
+
+// `count` keys spread over `buckets` buckets the way `how` says.
+std::vector<std::size_t> bucket_counts(std::size_t count, int buckets, filling how,
+                                       std::mt19937_64& rng) {
+  std::vector<std::size_t> counts(std::size_t(buckets), 0);
+  std::size_t left = count;
+  switch (how) {
+    case filling::random:
+      for (std::size_t k = 0; k < count; ++k) ++counts[rng() % counts.size()];
+      return counts;
+    case filling::just_too_big:  // as many segments for the next level as possible
+      for (auto& c : counts) {
+        const std::size_t take = left < small_limit + 1 ? left : small_limit + 1;
+        c = take;
+        left -= take;
+      }
+      break;
+    case filling::fenced_singles:  // one key, then a big bucket: every single opens a unit
+      for (std::size_t b = 0; b < counts.size() && left > 0; ++b) {
+        const std::size_t take = b % 2 == 0 ? 1 : (left < small_limit + 1 ? left : small_limit + 1);
+        counts[b] = take;
+        left -= take;
+      }
+      break;
+    case filling::spread_singles:  // single keys, the rest in the last bucket
+      for (std::size_t b = 0; b + 1 < counts.size() && left > 0; ++b) {
+        counts[b] = 1;
+        --left;
+      }
+      break;
+  }
+  counts.back() += left;
+  return counts;
+}
+
+struct list_use {
+  std::size_t most_segments = 0;  // in one level
+  std::size_t units = 0;          // all levels
+  std::size_t most_counters = 0;  // in one level
+};
+
+// Replays plan_buckets for n keys. A segment's buckets all hold more than one value until the
+// last level, where every oversized bucket is one value (partition_levels).
+list_use replay(std::size_t n, int first_bits, int levels, std::mt19937_64& rng) {
+  struct seg {
+    std::size_t count;
+    int bits;
+  };
+  list_use use;
+  std::vector<seg> level{{n, first_bits}};
+  use.most_counters = std::size_t(1) << first_bits;
+  for (int l = 0; l < levels && !level.empty(); ++l) {
+    const bool last = l + 1 == levels;
+    std::vector<seg> next;
+    std::size_t counters = 0;
+    for (const seg& s : level) {
+      const auto how = filling(rng() % 4);
+      const std::vector<std::size_t> counts = bucket_counts(s.count, 1 << s.bits, how, rng);
+      std::size_t start = 0;
+      unsigned long long previous = 0;
+      for (std::size_t c : counts) {
+        if (c != 0) {
+          const bool small = bb::is_small_bucket(c, unit_items);
+          if (small && bb::opens_unit(previous, start, unit_items)) ++use.units;
+          if (!small && last) ++use.units;  // one value: an all-equal unit
+          if (!small && !last) {
+            const int bits = bb::deeper_level_bucket_bits(c, unit_items, 8, 11);
+            next.push_back({c, bits});
+            counters += std::size_t(1) << bits;
+          }
+          previous = bb::bucket_marker(start, small);
+        }
+        start += c;
+      }
+    }
+    use.most_segments = next.size() > use.most_segments ? next.size() : use.most_segments;
+    use.most_counters = counters > use.most_counters ? counters : use.most_counters;
+    level = std::move(next);
+  }
+  return use;
+}
+
+}  // namespace
+
+TEST(BucketLists, ReplayedPartitionsStayWithinTheCapacities) {
+  std::mt19937_64 rng(2026);
+  for (std::size_t n : {std::size_t(5000), std::size_t(100003), std::size_t(1) << 20,
+                        (std::size_t(3) << 20) + 7}) {
+    const int first_bits = bb::first_level_bucket_bits(n, unit_items, 11);
+    const int levels = bb::partition_levels(32, first_bits, 8);
+    const bb::list_capacities capacity = bb::capacities_for<four_byte_keys>(n, first_bits, levels);
+    for (int trial = 0; trial < 20; ++trial) {
+      const list_use use = replay(n, first_bits, levels, rng);
+      ASSERT_LE(use.most_segments, capacity.segments) << "n = " << n;
+      ASSERT_LE(use.units, capacity.units) << "n = " << n;
+      ASSERT_LE(use.most_counters, capacity.counters) << "n = " << n;
+    }
+  }
+}
+
+// The fillings do reach the lists' worst cases, so the test above can fail: a third of the
+// segment capacity is used by buckets that are just too big to be small.
+TEST(BucketLists, JustTooBigBucketsFillASizeableShareOfTheSegmentList) {
+  std::mt19937_64 rng(1);
+  const std::size_t n = std::size_t(1) << 20;
+  const int first_bits = bb::first_level_bucket_bits(n, unit_items, 11);
+  const std::vector<std::size_t> counts =
+      bucket_counts(n, 1 << first_bits, filling::just_too_big, rng);
+  std::size_t segments = 0;
+  for (std::size_t c : counts) segments += bb::is_small_bucket(c, unit_items) ? 0 : 1;
+  const bb::list_capacities capacity = bb::capacities_for<four_byte_keys>(
+      n, first_bits, bb::partition_levels(32, first_bits, 8));
+  EXPECT_GE(segments * 3, capacity.segments);
+  EXPECT_LE(segments, capacity.segments);
+}
