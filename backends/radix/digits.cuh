@@ -1,4 +1,4 @@
-// Pure index arithmetic of the LSD radix sort: digits, passes, tiles, and the pass plan.
+// Pure index arithmetic of the LSD radix sort: digits, passes, portions, and the pass plan.
 // All __host__ __device__ so the host tests can check it without a GPU.
 #pragma once
 
@@ -20,6 +20,19 @@ __host__ __device__ constexpr int pass_count(int key_bits, int digit_bits) {
 template <class Bits>
 __host__ __device__ constexpr unsigned digit_of(Bits bits, int pass, int digit_bits) {
   return unsigned(bits >> (pass * digit_bits)) & ((1u << digit_bits) - 1u);
+}
+
+// The one-sweep passes sort the input in portions of whole tiles of at most `limit` keys, so
+// that every count the look-back publishes fits its 30-bit field (lookback.cuh).
+inline constexpr std::size_t max_portion_items = (std::size_t(1) << 30) - 1;
+
+__host__ __device__ constexpr std::size_t portion_items(int tile_items, std::size_t limit) {
+  const std::size_t tiles = limit / std::size_t(tile_items);
+  return (tiles > 0 ? tiles : 1) * std::size_t(tile_items);
+}
+
+__host__ __device__ constexpr std::size_t portion_count(std::size_t n, std::size_t portion) {
+  return (n + portion - 1) / portion;
 }
 
 // XOR-ing a key's sort bits with this reverses the order of its `key_bits` low bits:

@@ -1,5 +1,5 @@
-// Host side of the Satish radix backend: sizes, the one temporary allocation, and the
-// kernel launches of each pass in the order of the paper.
+// Host side of the radix backend: sizes, the one temporary allocation, and the kernel
+// launches: upfront histograms, then one one-sweep launch per pass and portion.
 #pragma once
 
 #include "../../gpusort/allocator.cuh"
@@ -7,11 +7,10 @@
 #include "../common/resident_grid.cuh"
 #include "kernels.cuh"
 
-#include <cub/device/device_scan.cuh>
-
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace gpusort::backends::radix {
 
@@ -23,58 +22,64 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   using shape = radix_shape<Tuning, Key, Value>;
   using bits_type = typename shape::bits_type;
   constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr int digits = shape::digits;
   if (n < 2) return;
 
-  const std::size_t tiles = tile_count(n, shape::tile_items);
-  const std::size_t table_entries = tiles * shape::digits;
-  std::size_t scan_bytes = 0;
-  detail::check_cuda(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes,
-                                                   static_cast<std::size_t*>(nullptr),
-                                                   table_entries, stream),
-                     "radix sort: sizing the digit-table scan");
+  const std::size_t portion = shape::portion_items;
+  const std::size_t portions = portion_count(n, portion);
+  const std::size_t widest_portion = n < portion ? n : portion;
+  const std::size_t status_words = tile_count(widest_portion, shape::tile_items) * digits;
 
   // Everything is allocated before the input is touched.
   storage_plan layout;
   const std::size_t alternate_keys_at = layout.reserve<Key>(n);
   const std::size_t alternate_values_at = layout.reserve<Value>(has_values ? n : 0);
-  const std::size_t histograms_at = layout.reserve<unsigned long long>(shape::passes * shape::digits);
+  const std::size_t histograms_at = layout.reserve<unsigned long long>(shape::passes * digits);
   const std::size_t plan_at = layout.reserve<pass_plan>(1);
-  const std::size_t table_at = layout.reserve<std::size_t>(table_entries);
-  const std::size_t scan_at = layout.reserve_bytes(scan_bytes);
+  const std::size_t starts_at = layout.reserve<std::size_t>(portions * shape::passes * digits);
+  const std::size_t counters_at = layout.reserve<unsigned int>(portions * shape::passes);
+  const std::size_t status_at = layout.reserve<std::uint32_t>(status_words);
   temporary_storage storage(allocator, layout.total_bytes(), stream);
 
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
   Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
   auto* histograms = storage.at<unsigned long long>(histograms_at);
   auto* plan = storage.at<pass_plan>(plan_at);
-  auto* digit_table = storage.at<std::size_t>(table_at);
-  void* scan_scratch = storage.at<void>(scan_at);
+  auto* digit_starts = storage.at<std::size_t>(starts_at);  // [portions][passes][digits]
+  auto* tile_counters = storage.at<unsigned int>(counters_at);  // [portions][passes]
+  auto* status = storage.at<std::uint32_t>(status_at);
 
   const bits_type flip = descending ? descending_mask<bits_type>(shape::traits::bits) : bits_type(0);
   const int streaming_blocks = multiprocessor_count() * Tuning::histogram_blocks_per_sm;
 
   detail::check_cuda(cudaMemsetAsync(histograms, 0,
-                                     sizeof(unsigned long long) * shape::passes * shape::digits,
-                                     stream),
+                                     sizeof(unsigned long long) * shape::passes * digits, stream),
                      "radix sort: clearing the digit histograms");
+  detail::check_cuda(cudaMemsetAsync(tile_counters, 0,
+                                     sizeof(unsigned int) * portions * shape::passes, stream),
+                     "radix sort: clearing the tile counters");
   count_all_digits<Tuning, Key><<<streaming_blocks, shape::block_threads, 0, stream>>>(
       keys, n, flip, histograms);
   detail::check_launch("radix sort: count_all_digits");
-  plan_passes_kernel<Tuning, Key><<<1, shape::digits < 1024 ? shape::digits : 1024, 0, stream>>>(
-      histograms, n, plan);
+  plan_passes_kernel<Tuning, Key><<<1, plan_threads<shape>, 0, stream>>>(histograms, n, plan,
+                                                                        digit_starts);
   detail::check_launch("radix sort: plan_passes");
 
-  const auto grid = static_cast<unsigned int>(tiles);
   for (int pass = 0; pass < shape::passes; ++pass) {
-    tile_histogram<Tuning, Key, Value><<<grid, shape::block_threads, 0, stream>>>(
-        keys, alternate_keys, n, flip, pass, plan, digit_table);
-    detail::check_launch("radix sort: tile_histogram");
-    detail::check_cuda(cub::DeviceScan::ExclusiveSum(scan_scratch, scan_bytes, digit_table,
-                                                     table_entries, stream),
-                       "radix sort: scanning the digit table");
-    scatter<Tuning, Key, Value><<<grid, shape::block_threads, 0, stream>>>(
-        keys, alternate_keys, values, alternate_values, n, flip, pass, plan, digit_table);
-    detail::check_launch("radix sort: scatter");
+    for (std::size_t p = 0; p < portions; ++p) {
+      const std::size_t begin = p * portion;
+      const std::size_t items = n - begin < portion ? n - begin : portion;
+      const std::size_t tiles = tile_count(items, shape::tile_items);
+      detail::check_cuda(
+          cudaMemsetAsync(status, 0, sizeof(std::uint32_t) * tiles * digits, stream),
+          "radix sort: clearing the look-back table");
+      std::size_t* starts = digit_starts + (p * shape::passes + pass) * digits;
+      std::size_t* next_starts = p + 1 < portions ? starts + shape::passes * digits : nullptr;
+      onesweep_pass<Tuning, Key, Value><<<unsigned(tiles), shape::block_threads, 0, stream>>>(
+          keys, alternate_keys, values, alternate_values, begin, int(items), flip, pass, plan,
+          tile_counters + p * shape::passes + pass, status, starts, next_starts);
+      detail::check_launch("radix sort: onesweep_pass");
+    }
   }
   copy_back<<<streaming_blocks, shape::block_threads, 0, stream>>>(
       keys, alternate_keys, values, alternate_values, n, plan);

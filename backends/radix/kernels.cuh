@@ -1,20 +1,24 @@
-// Kernels of the Satish-Harris-Garland LSD radix sort, in the order they run:
-//   count_all_digits  one read of the keys counts the digits of every pass
-//   plan_passes       marks passes whose digit is the same for every key (skipped)
-//   per pass:
-//     tile_histogram  (upsweep) each tile's digit counts into a digit-major table
-//     <device scan>   exclusive scan of the table: where each (digit, tile) run starts
-//     scatter         (downsweep) local sort of the tile by digit in shared memory, then
-//                     each digit's run written to consecutive addresses (coalesced)
+// Kernels of the LSD radix sort: Satish, Harris and Garland's per-tile local sort and
+// coalesced scatter, run as Adinets and Merrill's one-sweep passes. In launch order:
+//   count_all_digits  one read of the keys counts the digits of every pass (upfront histograms)
+//   plan_passes       each pass's digit starts (exclusive scan of its histogram); passes whose
+//                     digit is the same for every key are marked skipped
+//   per pass and portion:
+//     onesweep_pass   each tile ranks its keys by digit in shared memory, learns where its
+//                     digits go from its predecessors through the look-back (lookback.cuh),
+//                     and writes each digit's run to consecutive addresses (coalesced)
 //   copy_back         if an odd number of passes ran, the result is in the alternate buffer
 #pragma once
 
 #include "../../policies/key_traits.cuh"
 #include "digits.cuh"
+#include "lookback.cuh"
 
 #include <cub/block/block_radix_rank.cuh>
+#include <cub/block/block_scan.cuh>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace gpusort::backends::radix {
@@ -22,6 +26,7 @@ namespace gpusort::backends::radix {
 // The tile shape for one (key, value) pair of types: every kernel of a sort uses the same.
 template <class Tuning, class Key, class Value = no_values_tag>
 struct radix_shape {
+  using key_type = Key;
   using traits = radix_key_traits<Key>;
   using bits_type = typename traits::bits_type;
   static constexpr int block_threads = Tuning::block_threads;
@@ -31,14 +36,28 @@ struct radix_shape {
   static_assert(fitting_items >= 1,
                 "gpusort::radix: the key or value type is too large for a tile in shared memory; "
                 "sort an index payload and gather the values afterwards");
-  static constexpr int items_per_thread =
-      Tuning::items_per_thread < fitting_items ? Tuning::items_per_thread : fitting_items;
+  // Pairs hold a tile of values next to the keys' ranks: fewer items keep them in registers.
+  static constexpr int wanted_items = std::is_same_v<Value, no_values_tag>
+                                          ? Tuning::items_per_thread
+                                          : Tuning::items_per_thread_with_values;
+  static constexpr int items_per_thread = wanted_items < fitting_items ? wanted_items : fitting_items;
+  static constexpr bool rank_match_by_atomic_or = Tuning::rank_match_by_atomic_or;
+  // Register budget of onesweep_pass: at least this many blocks resident per SM.
+  static constexpr int onesweep_blocks = std::is_same_v<Value, no_values_tag>
+                                             ? Tuning::onesweep_blocks_per_multiprocessor
+                                             : Tuning::onesweep_blocks_per_multiprocessor_with_values;
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int digit_bits = Tuning::digit_bits;
   static constexpr int digits = 1 << digit_bits;
   static constexpr int passes = pass_count(traits::bits, digit_bits);
   static_assert(passes <= max_passes, "key too wide for the pass plan");
+  static constexpr std::size_t portion_items = radix::portion_items(tile_items, Tuning::max_portion_keys);
+  static_assert(portion_items <= max_portion_items, "portion too large for the look-back counts");
 };
+
+// plan_passes_kernel's block: a thread per digit, or several digits per thread beyond 1024.
+template <class Shape>
+inline constexpr int plan_threads = Shape::digits < 1024 ? Shape::digits : 1024;
 
 template <class Bits>
 struct pass_digit {
@@ -55,22 +74,35 @@ __device__ __forceinline__ typename Shape::bits_type ordered_bits(const Key& key
   return typename Shape::bits_type(Shape::traits::sort_bits(key) ^ flip);
 }
 
-// Grid-stride; shared counters per block, one global atomic per (pass, digit) per block.
+// Grid-stride over chunks of histogram_items_per_thread keys per thread (independent loads
+// in flight); shared counters per block, one global atomic per (pass, digit) per block.
 template <class Tuning, class Key>
 __global__ void __launch_bounds__(Tuning::block_threads)
     count_all_digits(const Key* keys, std::size_t n, typename radix_shape<Tuning, Key>::bits_type flip,
                      unsigned long long* histograms /* [passes][digits] */) {
   using shape = radix_shape<Tuning, Key>;
+  constexpr int items = Tuning::histogram_items_per_thread;
   __shared__ unsigned int counts[shape::passes][shape::digits];
   for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x)
     (&counts[0][0])[i] = 0;
   __syncthreads();
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    auto bits = ordered_bits<shape>(keys[i], flip);
+  const std::size_t chunk = std::size_t(blockDim.x) * items;
+  for (std::size_t begin = blockIdx.x * chunk; begin < n; begin += gridDim.x * chunk) {
+    typename shape::bits_type bits[items];
+    bool present[items];
 #pragma unroll
-    for (int p = 0; p < shape::passes; ++p)
-      atomicAdd(&counts[p][digit_of(bits, p, shape::digit_bits)], 1u);
+    for (int j = 0; j < items; ++j) {
+      const std::size_t i = begin + std::size_t(j) * blockDim.x + threadIdx.x;
+      present[j] = i < n;
+      if (present[j]) bits[j] = ordered_bits<shape>(keys[i], flip);
+    }
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      if (!present[j]) continue;
+#pragma unroll
+      for (int p = 0; p < shape::passes; ++p)
+        atomicAdd(&counts[p][digit_of(bits[j], p, shape::digit_bits)], 1u);
+    }
   }
   __syncthreads();
   for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x) {
@@ -79,145 +111,268 @@ __global__ void __launch_bounds__(Tuning::block_threads)
   }
 }
 
-// One block of `digits` threads.
+// One block. Each pass's exclusive scan of its histogram: where the keys of each digit
+// start in the output (portion 0's starts; later portions' are carried by onesweep_pass).
 template <class Tuning, class Key>
 __global__ void plan_passes_kernel(const unsigned long long* histograms, std::size_t n,
-                                   pass_plan* plan) {
+                                   pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */) {
   using shape = radix_shape<Tuning, Key>;
+  constexpr int threads = plan_threads<shape>;
+  constexpr int digits_per_thread = shape::digits / threads;
+  using scan_t = cub::BlockScan<unsigned long long, threads>;
+  __shared__ typename scan_t::TempStorage scan_storage;
   __shared__ bool single_digit[shape::passes];
   for (int p = 0; p < shape::passes; ++p) {
+    const unsigned long long* histogram = histograms + p * shape::digits;
+    unsigned long long counts[digits_per_thread];
     bool holds_all = false;
-    for (int d = threadIdx.x; d < shape::digits; d += blockDim.x)
-      holds_all |= histograms[p * shape::digits + d] == n;
-    holds_all = __syncthreads_or(holds_all);
+    for (int i = 0; i < digits_per_thread; ++i) {
+      counts[i] = histogram[threadIdx.x * digits_per_thread + i];
+      holds_all |= counts[i] == n;
+    }
+    unsigned long long starts[digits_per_thread];
+    scan_t(scan_storage).ExclusiveSum(counts, starts);
+    for (int i = 0; i < digits_per_thread; ++i)
+      digit_starts[p * shape::digits + threadIdx.x * digits_per_thread + i] = starts[i];
+    holds_all = __syncthreads_or(holds_all);  // also keeps scan_storage safe for the next pass
     if (threadIdx.x == 0) single_digit[p] = holds_all;
   }
   __syncthreads();
   if (threadIdx.x == 0) *plan = plan_passes(single_digit, shape::passes);
 }
 
-// Upsweep: tile t's count of digit d goes to digit_table[d * tiles + t], so that one
-// exclusive scan of the table gives every (digit, tile) run its global start.
-template <class Tuning, class Key, class Value>
-__global__ void __launch_bounds__(Tuning::block_threads)
-    tile_histogram(const Key* keys, const Key* alternate_keys, std::size_t n,
-                   typename radix_shape<Tuning, Key>::bits_type flip, int pass,
-                   const pass_plan* plan, std::size_t* digit_table) {
-  using shape = radix_shape<Tuning, Key, Value>;
-  if (plan->skip[pass]) return;
-  const Key* source = plan->source[pass] ? alternate_keys : keys;
-  __shared__ unsigned int counts[shape::digits];
-  for (int d = threadIdx.x; d < shape::digits; d += blockDim.x) counts[d] = 0;
-  __syncthreads();
-  const tile_bounds tile = tile_of(blockIdx.x, shape::tile_items, n);
-  for (int i = threadIdx.x; i < tile.count; i += blockDim.x)
-    atomicAdd(&counts[digit_of(ordered_bits<shape>(source[tile.begin + i], flip), pass,
-                               shape::digit_bits)],
-              1u);
-  __syncthreads();
-  for (int d = threadIdx.x; d < shape::digits; d += blockDim.x)
-    digit_table[std::size_t(d) * gridDim.x + blockIdx.x] = counts[d];
-}
+// The look-back callback of the rank: as soon as the tile's digit counts are known (before
+// the keys are ranked), publish them, so that later tiles wait as little as possible.
+template <int BinsPerThread>
+struct publish_tile_counts {
+  std::uint32_t* tile_status;  // this tile's row of the look-back table
+  int digits;
+  bool first_tile;
+  int padding;                 // keys past the end in the last tile, all counted in the top digit
+  int (&counts)[BinsPerThread];
 
-// Downsweep. Shared memory: the match-rank's per-warp digit counters, then the tile's keys
-// (and later its values) in digit order, overlaid in one union; plus each digit's global
+  __device__ __forceinline__ void operator()(int (&bins)[BinsPerThread]) {
+#pragma unroll
+    for (int b = 0; b < BinsPerThread; ++b) {
+      const int digit = int(threadIdx.x) * BinsPerThread + b;
+      if (digit >= digits) continue;
+      counts[b] = bins[b] - (digit == digits - 1 ? padding : 0);
+      publish_digit_status(tile_status + digit, std::uint32_t(counts[b]),
+                           first_tile ? digit_status::prefix_count : digit_status::tile_count);
+    }
+  }
+};
+
+// Shared memory of onesweep_pass: the rank's per-warp digit counters, overlaid by the tile's
+// keys (then its values) in digit order; each sorted key's digit, where recomputing it costs
+// more than a load (floats and user types: sort bits take several instructions; pairs: the
+// values need the digits after the keys have left the exchange); and each digit's global
 // base for this tile.
+template <class Shape, class Value>
+struct onesweep_storage {
+  using rank_t = cub::BlockRadixRankMatchEarlyCounts<
+      Shape::block_threads, Shape::digit_bits, false, cub::BLOCK_SCAN_WARP_SCANS,
+      Shape::rank_match_by_atomic_or ? cub::WARP_MATCH_ATOMIC_OR : cub::WARP_MATCH_ANY>;
+  using digit_t = std::conditional_t<(Shape::digit_bits <= 8), std::uint8_t, std::uint16_t>;
+  static_assert(Shape::digit_bits <= 16, "digits are kept in 16 bits");
+  static constexpr bool keeps_digits = !std::is_integral_v<typename Shape::key_type> ||
+                                       !std::is_same_v<Value, no_values_tag>;
+  union {
+    typename rank_t::TempStorage rank;
+    typename Shape::key_type keys[Shape::tile_items];
+    Value values[Shape::tile_items];
+  } exchange;
+  digit_t digits[keeps_digits ? Shape::tile_items : 1];
+  std::size_t digit_base[Shape::digits];
+  int tile_number;
+};
+
+// One tile of one pass. The steps run in the order of the paper; the look-back's waiting
+// is overlapped with writing the tile into shared memory in digit order.
 template <class Tuning, class Key, class Value>
-__global__ void __launch_bounds__(Tuning::block_threads)
-    scatter(Key* keys, Key* alternate_keys, Value* values, Value* alternate_values,
-            std::size_t n, typename radix_shape<Tuning, Key>::bits_type flip, int pass,
-            const pass_plan* plan, const std::size_t* digit_starts) {
+struct onesweep_tile {
   using shape = radix_shape<Tuning, Key, Value>;
   using bits_type = typename shape::bits_type;
-  constexpr int threads = shape::block_threads;
-  constexpr int items = shape::items_per_thread;
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
-  using rank_t = cub::BlockRadixRankMatch<threads, shape::digit_bits, false>;
-  constexpr int bins_per_thread = rank_t::BINS_TRACKED_PER_THREAD;
-  constexpr int warp_threads = 32;
+  using storage_t = onesweep_storage<shape, Value>;
+  using rank_t = typename storage_t::rank_t;
+  static constexpr int threads = shape::block_threads;
+  static constexpr int items = shape::items_per_thread;
+  static constexpr int digits = shape::digits;
+  static constexpr int bins_per_thread = rank_t::BINS_PER_THREAD;
+  static constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  static constexpr int warp_threads = 32;
 
-  __shared__ union {
-    typename rank_t::TempStorage rank;
-    Key keys[shape::tile_items];
-    Value values[shape::tile_items];
-  } exchange;
-  __shared__ std::size_t digit_base[shape::digits];
+  storage_t& shared;
+  const Key* key_source;      // this portion's keys
+  Key* key_destination;       // the whole output buffer
+  const Value* value_source;
+  Value* value_destination;
+  bits_type flip;
+  int pass;
+  int tile_number;
+  int tiles;
+  tile_bounds tile;           // relative to the portion
+  std::uint32_t* status;
+  const std::size_t* digit_starts;
+  std::size_t* next_digit_starts;
 
-  if (plan->skip[pass]) return;
-  const bool from_alternate = plan->source[pass];
-  const Key* key_source = from_alternate ? alternate_keys : keys;
-  Key* key_destination = from_alternate ? keys : alternate_keys;
-  const tile_bounds tile = tile_of(blockIdx.x, shape::tile_items, n);
+  __device__ __forceinline__ unsigned int digit(bits_type bits) const {
+    return digit_of(bits, pass, shape::digit_bits);
+  }
 
   // Warp-striped arrangement: item j of lane l in warp w is tile element
   // w*32*items + j*32 + l. The match-based rank orders a warp's keys item-major, lane-minor,
   // and the warps in order: exactly the input order, so equal digits stay stable.
-  const int lane = int(threadIdx.x) % warp_threads;
-  const int warp_first = int(threadIdx.x) / warp_threads * warp_threads * items;
-  Key tile_keys[items];
-  bits_type tile_bits[items];
-#pragma unroll
-  for (int j = 0; j < items; ++j) {
-    const int i = warp_first + j * warp_threads + lane;
-    if (i < tile.count) {
-      tile_keys[j] = key_source[tile.begin + i];
-      tile_bits[j] = ordered_bits<shape>(tile_keys[j], flip);
-    } else {
-      // Padding ranks after every real key (largest digit, last in order): it never moves.
-      tile_bits[j] = bits_type(~bits_type(0));
-    }
+  __device__ __forceinline__ static int warp_striped(int j) {
+    return int(threadIdx.x) / warp_threads * warp_threads * items + j * warp_threads +
+           int(threadIdx.x) % warp_threads;
   }
 
-  int ranks[items];
-  int digit_prefix[bins_per_thread];
-  rank_t(exchange.rank).RankKeys(tile_bits, ranks, pass_digit<bits_type>{pass, shape::digit_bits},
-                                 digit_prefix);
-#pragma unroll
-  for (int b = 0; b < bins_per_thread; ++b) {
-    const int digit = int(threadIdx.x) * bins_per_thread + b;
-    if (digit < shape::digits)
-      digit_base[digit] = digit_starts[std::size_t(digit) * gridDim.x + blockIdx.x] - digit_prefix[b];
-  }
-  __syncthreads();
+  // Keys whose sort bits are not the key's own bits (floats, user types) are read again from
+  // global memory (a cache hit) when they go to shared memory, rather than held in registers
+  // next to their bits through the rank.
+  static constexpr bool reloads_keys = !std::is_integral_v<Key>;
 
-#pragma unroll
-  for (int j = 0; j < items; ++j)
-    if (warp_first + j * warp_threads + lane < tile.count) exchange.keys[ranks[j]] = tile_keys[j];
-  __syncthreads();
-
-  // Striped reads of the locally sorted tile: consecutive threads write consecutive
-  // addresses within each digit's run.
-  std::size_t destination[items];
-#pragma unroll
-  for (int j = 0; j < items; ++j) {
-    const int i = j * threads + int(threadIdx.x);
-    if (i < tile.count) {
-      const Key key = exchange.keys[i];
-      destination[j] = digit_base[digit_of(ordered_bits<shape>(key, flip), pass, shape::digit_bits)] + i;
-      key_destination[destination[j]] = key;
-    }
-  }
-
-  if constexpr (has_values) {
-    const Value* value_source = from_alternate ? alternate_values : values;
-    Value* value_destination = from_alternate ? values : alternate_values;
-    Value tile_values[items];
+  template <bool FullTile>
+  __device__ __forceinline__ void run() {
+    Key tile_keys[reloads_keys ? 1 : items];
+    bits_type tile_bits[items];
 #pragma unroll
     for (int j = 0; j < items; ++j) {
-      const int i = warp_first + j * warp_threads + lane;
-      if (i < tile.count) tile_values[j] = value_source[tile.begin + i];
+      const int i = warp_striped(j);
+      if (FullTile || i < tile.count) {
+        const Key key = key_source[tile.begin + i];
+        if constexpr (!reloads_keys) tile_keys[j] = key;
+        tile_bits[j] = ordered_bits<shape>(key, flip);
+      } else {
+        // Padding ranks after every real key (largest digit, last in order): it never moves.
+        tile_bits[j] = bits_type(~bits_type(0));
+      }
     }
-    __syncthreads();  // every thread has read its keys out of the exchange
+
+    std::uint32_t* tile_status = status + std::size_t(tile_number) * digits;
+    int counts[bins_per_thread];
+    int ranks[items];
+    int digit_prefix[bins_per_thread];
+    rank_t(shared.exchange.rank)
+        .RankKeys(tile_bits, ranks, pass_digit<bits_type>{pass, shape::digit_bits}, digit_prefix,
+                  publish_tile_counts<bins_per_thread>{tile_status, digits, tile_number == 0,
+                                                       shape::tile_items - tile.count, counts});
+    __syncthreads();  // the rank is done with its counters: the exchange takes the sorted tile
+
 #pragma unroll
-    for (int j = 0; j < items; ++j)
-      if (warp_first + j * warp_threads + lane < tile.count) exchange.values[ranks[j]] = tile_values[j];
+    for (int j = 0; j < items; ++j) {
+      if (FullTile || warp_striped(j) < tile.count) {
+        if constexpr (reloads_keys)
+          shared.exchange.keys[ranks[j]] = key_source[tile.begin + warp_striped(j)];
+        else
+          shared.exchange.keys[ranks[j]] = tile_keys[j];
+        if constexpr (storage_t::keeps_digits)
+          shared.digits[ranks[j]] = typename storage_t::digit_t(digit(tile_bits[j]));
+      }
+    }
+
+    // Where this tile's keys of each digit go: the digit's start in this portion, plus the
+    // keys of that digit in earlier tiles, minus where the digit starts inside the tile.
+    std::size_t starts[bins_per_thread];  // loaded ahead: their latency overlaps the look-back
+#pragma unroll
+    for (int b = 0; b < bins_per_thread; ++b) {
+      const int d = int(threadIdx.x) * bins_per_thread + b;
+      if (d < digits) starts[b] = digit_starts[d];
+    }
+#pragma unroll
+    for (int b = 0; b < bins_per_thread; ++b) {
+      const int d = int(threadIdx.x) * bins_per_thread + b;
+      if (d >= digits) continue;
+      std::uint32_t before = 0;
+      if (tile_number > 0) {
+        before = look_back(status, tile_number, digits, d);
+        publish_digit_status(tile_status + d, before + std::uint32_t(counts[b]),
+                             digit_status::prefix_count);
+      }
+      shared.digit_base[d] = starts[b] + before - std::size_t(digit_prefix[b]);
+      if (next_digit_starts != nullptr && tile_number == tiles - 1)
+        next_digit_starts[d] = starts[b] + before + std::size_t(counts[b]);
+    }
     __syncthreads();
+
+    // Striped reads of the sorted tile: consecutive threads write consecutive addresses
+    // within each digit's run.
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = j * threads + int(threadIdx.x);
-      if (i < tile.count) value_destination[destination[j]] = exchange.values[i];
+      if (FullTile || i < tile.count) {
+        const Key key = shared.exchange.keys[i];
+        unsigned int d;
+        if constexpr (storage_t::keeps_digits)
+          d = shared.digits[i];
+        else
+          d = digit(ordered_bits<shape>(key, flip));
+        key_destination[shared.digit_base[d] + i] = key;
+      }
+    }
+
+    if constexpr (has_values) {
+      Value tile_values[items];
+#pragma unroll
+      for (int j = 0; j < items; ++j) {
+        const int i = warp_striped(j);
+        if (FullTile || i < tile.count) tile_values[j] = value_source[tile.begin + i];
+      }
+      __syncthreads();  // every thread has read its keys out of the exchange
+#pragma unroll
+      for (int j = 0; j < items; ++j)
+        if (FullTile || warp_striped(j) < tile.count) shared.exchange.values[ranks[j]] = tile_values[j];
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < items; ++j) {
+        const int i = j * threads + int(threadIdx.x);
+        if (FullTile || i < tile.count)
+          value_destination[shared.digit_base[shared.digits[i]] + i] = shared.exchange.values[i];
+      }
     }
   }
+};
+
+// One pass over one portion, one tile per block. Tiles are numbered in the order blocks start
+// (a counter, not blockIdx), which the look-back's progress guarantee needs.
+template <class Tuning, class Key, class Value>
+__global__ void __launch_bounds__(Tuning::block_threads,
+                                  radix_shape<Tuning, Key, Value>::onesweep_blocks)
+    onesweep_pass(Key* keys, Key* alternate_keys, Value* values, Value* alternate_values,
+                  std::size_t portion_begin, int portion_items,
+                  typename radix_shape<Tuning, Key>::bits_type flip, int pass,
+                  const pass_plan* plan, unsigned int* tile_counter,
+                  std::uint32_t* status /* [tiles][digits], zeroed */,
+                  const std::size_t* digit_starts /* this portion's [digits] */,
+                  std::size_t* next_digit_starts /* the next portion's, or null */) {
+  using tile_t = onesweep_tile<Tuning, Key, Value>;
+  using shape = typename tile_t::shape;
+  __shared__ typename tile_t::storage_t shared;
+
+  if (plan->skip[pass]) return;
+  if (threadIdx.x == 0) shared.tile_number = int(atomicAdd(tile_counter, 1u));
+  __syncthreads();
+  const int tile_number = shared.tile_number;
+  const bool from_alternate = plan->source[pass];
+  tile_t tile{shared,
+              (from_alternate ? alternate_keys : keys) + portion_begin,
+              from_alternate ? keys : alternate_keys,
+              tile_t::has_values ? (from_alternate ? alternate_values : values) + portion_begin
+                                 : nullptr,
+              from_alternate ? values : alternate_values,
+              flip,
+              pass,
+              tile_number,
+              int(tile_count(std::size_t(portion_items), shape::tile_items)),
+              tile_of(std::size_t(tile_number), shape::tile_items, std::size_t(portion_items)),
+              status,
+              digit_starts,
+              next_digit_starts};
+  if (tile.tile.count == shape::tile_items)
+    tile.template run<true>();
+  else
+    tile.template run<false>();
 }
 
 // After an odd number of executed passes the sorted data sits in the alternate buffers.

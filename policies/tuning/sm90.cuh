@@ -1,24 +1,37 @@
 // Tile shapes for Hopper (sm_90). Every magic number of a backend lives here.
 #pragma once
 
+#include <cstddef>
+
 namespace gpusort {
 
 // Satish radix backend. Derive from this and shadow a member to try another shape:
 //   struct my_tuning : gpusort::radix_tuning_sm90 { static constexpr int items_per_thread = 8; };
 //   gpusort::sort(gpusort::radix_policy<my_tuning>{}, first, last);
 struct radix_tuning_sm90 {
-  // 256 threads x 16 keys: a 4096-key tile, as in the per-tile local sort of Satish et al.;
-  // enough keys per thread to amortise the block-wide rank, little enough shared memory
-  // (16 KB of u32 keys) for several blocks per SM.
-  static constexpr int block_threads = 256;
-  static constexpr int items_per_thread = 16;
+  // One-sweep passes: 384 threads x 18 keys per tile (a 6912-key tile, 27 KB of u32 keys);
+  // large tiles amortise the per-tile look-back over 256 digits.
+  static constexpr int block_threads = 384;
+  static constexpr int items_per_thread = 19;
+  static constexpr int items_per_thread_with_values = 17;
   // Wider keys or values get fewer items per thread so that a tile of them fits this much
   // shared memory (the static limit is 48 KB per block).
-  static constexpr int exchange_bytes = 40 * 1024;
-  // 8-bit digits: 4 passes for 32-bit keys; the (digit x tile) table stays small enough to scan.
+  static constexpr int exchange_bytes = 33 * 1024;
+  // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
+  static constexpr int onesweep_blocks_per_multiprocessor = 3;
+  static constexpr int onesweep_blocks_per_multiprocessor_with_values = 2;
+  // How a warp finds the lanes whose keys share its digit, in the rank: a shared-memory
+  // atomicOr per key (false: eight ballots per key, CUB's default).
+  static constexpr bool rank_match_by_atomic_or = false;
+  // 8-bit digits: 4 passes for 32-bit keys, a 1 KB row of look-back state per tile.
   static constexpr int digit_bits = 8;
-  // Blocks per SM for the one up-front pass that counts every digit of every pass.
+  // The one up-front pass that counts every digit of every pass: blocks per SM, and keys
+  // each thread loads at once.
   static constexpr int histogram_blocks_per_sm = 4;
+  static constexpr int histogram_items_per_thread = 8;
+  // Each pass runs in portions of at most this many keys (one launch each; the look-back
+  // table holds one portion): 2^28 keys are one portion. At most 2^30 - 1.
+  static constexpr std::size_t max_portion_keys = std::size_t(1) << 29;
 };
 
 // Comparison backend (bitonic tiles + merge path merges). Same way to derive and shadow.

@@ -1,5 +1,6 @@
 // The radix backend's index arithmetic, checked on the host.
 #include <backends/radix/digits.cuh>
+#include <backends/radix/lookback.cuh>
 
 #include <gtest/gtest.h>
 
@@ -60,4 +61,35 @@ TEST(RadixDigits, PlanSkipsSingleDigitPassesAndTracksTheBuffer) {
   EXPECT_TRUE(radix::plan_passes(one_runs, 3).result_in_alternate);
   const bool none_run[2] = {true, true};
   EXPECT_FALSE(radix::plan_passes(none_run, 2).result_in_alternate);
+}
+
+TEST(RadixDigits, PortionsAreWholeTilesWithinTheLimit) {
+  const int tile_items = 6912;
+  const std::size_t limit = std::size_t(1) << 29;
+  const std::size_t portion = radix::portion_items(tile_items, limit);
+  EXPECT_EQ(portion % tile_items, 0u);
+  EXPECT_LE(portion, limit);
+  EXPECT_GT(portion + tile_items, limit);
+  EXPECT_EQ(radix::portion_count(std::size_t(1) << 28, portion), 1u);
+  EXPECT_EQ(radix::portion_count(portion, portion), 1u);
+  EXPECT_EQ(radix::portion_count(portion + 1, portion), 2u);
+  EXPECT_EQ(radix::portion_count((std::size_t(1) << 33) + 5, portion), 17u);
+  // A limit below one tile still gives whole tiles.
+  EXPECT_EQ(radix::portion_items(tile_items, 100), std::size_t(tile_items));
+  // Every count of a portion fits the look-back word's count field.
+  EXPECT_LE(radix::max_portion_items, std::size_t(radix::digit_status::count_mask));
+}
+
+TEST(RadixLookback, StatusWordsKeepCountAndKindApart) {
+  using status = radix::digit_status;
+  const std::uint32_t largest = status::count_mask;
+  const std::uint32_t tile_word = status::pack(largest, status::tile_count);
+  const std::uint32_t prefix_word = status::pack(0, status::prefix_count);
+  EXPECT_EQ(status::count_of(tile_word), largest);
+  EXPECT_FALSE(status::is_prefix(tile_word));
+  EXPECT_EQ(status::count_of(prefix_word), 0u);
+  EXPECT_TRUE(status::is_prefix(prefix_word));
+  // A published word is never zero, the "not yet" value, even for an empty digit.
+  EXPECT_NE(status::pack(0, status::tile_count), 0u);
+  EXPECT_NE(prefix_word, 0u);
 }

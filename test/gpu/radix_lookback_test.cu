@@ -1,0 +1,45 @@
+// The one-sweep machinery of the radix backend under shapes the default tuning rarely
+// reaches: digit starts carried from portion to portion, and far more tiles than blocks fit
+// on the GPU at once (the look-back must make progress whatever order blocks start in).
+#include "../support/gpu.cuh"
+#include "../support/sort_checks.cuh"
+
+#include <gpusort/sort.cuh>
+
+#include <cstdint>
+
+namespace gpusort::test {
+namespace {
+
+// Portions of three tiles: a 100003-key sort runs as several launches per pass.
+struct three_tile_portions : gpusort::radix_tuning_sm90 {
+  static constexpr std::size_t max_portion_keys = 3 * block_threads * items_per_thread;
+};
+
+// One key per thread: thousands of tiles, each waiting on its predecessors' digit counts.
+struct one_key_tiles : gpusort::radix_tuning_sm90 {
+  static constexpr int items_per_thread = 1;
+};
+
+class RadixLookback : public GpuTest {};
+
+TEST_F(RadixLookback, DigitStartsCarryAcrossPortions) {
+  const gpusort::radix_policy<three_tile_portions> policy;
+  for (std::size_t n : {std::size_t(20737), std::size_t(100003), std::size_t(1) << 18}) {
+    for (bool descending : {false, true}) {
+      expect_sorts_keys<std::uint32_t>(policy, n, distribution::uniform, descending, n + 1);
+      expect_sorts_pairs<std::uint64_t>(policy, n, distribution::few_distinct, descending, n + 2);
+      expect_sorts_pairs<float>(policy, n, distribution::normal, descending, n + 3);
+    }
+  }
+}
+
+TEST_F(RadixLookback, ManyMoreTilesThanResidentBlocks) {
+  const gpusort::radix_policy<one_key_tiles> policy;
+  const std::size_t n = (std::size_t(1) << 22) + 13;  // about 11000 tiles of 384 keys
+  expect_sorts_keys<std::uint32_t>(policy, n, distribution::uniform, false, 21);
+  expect_sorts_pairs<std::uint32_t>(policy, n, distribution::zipf_like, true, 22);
+}
+
+}  // namespace
+}  // namespace gpusort::test
