@@ -32,7 +32,15 @@ struct radix_shape {
   static constexpr int block_threads = Tuning::block_threads;
   static constexpr int widest_element =
       int(sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value));
-  static constexpr int fitting_items = Tuning::exchange_bytes / (widest_element * block_threads);
+  static constexpr int digit_bits = Tuning::digit_bits;
+  // onesweep_pass keeps each sorted key's digit in shared memory where recomputing it costs
+  // more than a load: floats and user types (sort bits take several instructions) and pairs
+  // (the values need the digits after the keys have left the exchange).
+  static constexpr bool keeps_digits =
+      !std::is_integral_v<Key> || !std::is_same_v<Value, no_values_tag>;
+  static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
+  static constexpr int fitting_items =
+      Tuning::exchange_bytes / ((widest_element + kept_digit_bytes) * block_threads);
   static_assert(fitting_items >= 1,
                 "gpusort::radix: the key or value type is too large for a tile in shared memory; "
                 "sort an index payload and gather the values afterwards");
@@ -47,7 +55,6 @@ struct radix_shape {
                                              ? Tuning::onesweep_blocks_per_multiprocessor
                                              : Tuning::onesweep_blocks_per_multiprocessor_with_values;
   static constexpr int tile_items = block_threads * items_per_thread;
-  static constexpr int digit_bits = Tuning::digit_bits;
   static constexpr int digits = 1 << digit_bits;
   static constexpr int passes = pass_count(traits::bits, digit_bits);
   static_assert(passes <= max_passes, "key too wide for the pass plan");
@@ -164,10 +171,8 @@ struct publish_tile_counts {
 };
 
 // Shared memory of onesweep_pass: the rank's per-warp digit counters, overlaid by the tile's
-// keys (then its values) in digit order; each sorted key's digit, where recomputing it costs
-// more than a load (floats and user types: sort bits take several instructions; pairs: the
-// values need the digits after the keys have left the exchange); and each digit's global
-// base for this tile.
+// keys (then its values) in digit order; each sorted key's digit where the shape keeps them;
+// and each digit's global base for this tile.
 template <class Shape, class Value>
 struct onesweep_storage {
   using rank_t = cub::BlockRadixRankMatchEarlyCounts<
@@ -175,8 +180,7 @@ struct onesweep_storage {
       Shape::rank_match_by_atomic_or ? cub::WARP_MATCH_ATOMIC_OR : cub::WARP_MATCH_ANY>;
   using digit_t = std::conditional_t<(Shape::digit_bits <= 8), std::uint8_t, std::uint16_t>;
   static_assert(Shape::digit_bits <= 16, "digits are kept in 16 bits");
-  static constexpr bool keeps_digits = !std::is_integral_v<typename Shape::key_type> ||
-                                       !std::is_same_v<Value, no_values_tag>;
+  static constexpr bool keeps_digits = Shape::keeps_digits;
   union {
     typename rank_t::TempStorage rank;
     typename Shape::key_type keys[Shape::tile_items];

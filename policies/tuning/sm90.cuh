@@ -9,14 +9,15 @@ namespace gpusort {
 //   struct my_tuning : gpusort::radix_tuning_sm90 { static constexpr int items_per_thread = 8; };
 //   gpusort::sort(gpusort::radix_policy<my_tuning>{}, first, last);
 struct radix_tuning_sm90 {
-  // One-sweep passes: 384 threads x 18 keys per tile (a 6912-key tile, 27 KB of u32 keys);
-  // large tiles amortise the per-tile look-back over 256 digits.
+  // One-sweep passes: 384 threads x 19 keys per tile (7296 keys, 28.5 KB of u32 keys), 17
+  // with values; large tiles amortise the per-tile look-back over 256 digits.
   static constexpr int block_threads = 384;
   static constexpr int items_per_thread = 19;
   static constexpr int items_per_thread_with_values = 17;
-  // Wider keys or values get fewer items per thread so that a tile of them fits this much
-  // shared memory (the static limit is 48 KB per block).
-  static constexpr int exchange_bytes = 33 * 1024;
+  // Wider keys or values get fewer items per thread so that a tile of them (and its digits,
+  // where kept) fits this much shared memory, next to 2 KB of digit bases (the static limit
+  // is 48 KB per block): u64 keys get 15 items, u64 keys with values 13.
+  static constexpr int exchange_bytes = 46 * 1024;
   // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
   static constexpr int onesweep_blocks_per_multiprocessor = 3;
   static constexpr int onesweep_blocks_per_multiprocessor_with_values = 2;
