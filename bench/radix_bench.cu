@@ -3,7 +3,8 @@
 //
 // Names: sort/radix/<type>/uniform/<n> and sort/cub_radix/<type>/uniform/<n> for u32, u64 and
 // f32 keys, sort_by_key/radix/u32+u32/uniform/<n> and sort_by_key/cub_radix/u32+u32/... for
-// u32 keys with u32 index values; n = 2^10, 2^12, ..., 2^28 (up to --gpusort_max_log2).
+// u32 keys with u32 index values (and u64+u32 likewise); n = 2^10, 2^12, ..., 2^28 (up to
+// --gpusort_max_log2).
 // --benchmark_filter='radix/.*/uniform' runs these only (a regex: write "u32\+u32" for the
 // pairs); 'radix' alone also runs bucket_bitonic_bench.cu's CUB rows on skewed keys, named
 // cub_radix too. The u32 and f32 uniform CUB rows here are also bucket_bitonic_bench.cu's
@@ -44,6 +45,7 @@ void register_radix_benchmarks(bench_context& context, int max_log2) {
   register_radix_type<std::uint64_t>(context, max_log2);
   register_radix_type<float>(context, max_log2);
   register_radix_type<std::uint32_t, std::uint32_t>(context, max_log2);
+  register_radix_type<std::uint64_t, std::uint32_t>(context, max_log2);
 }
 
 }  // namespace gpusort_bench

@@ -3,7 +3,7 @@
 
 Usage:
     gpusort_bench --benchmark_out=results.json --benchmark_out_format=json
-    scripts/bench_table.py results.json > table.md
+    scripts/bench_table.py [--copy-ceiling-tbps=X] results.json > table.md
 
 Benchmark names are <op>/<backend>/<type>/<distribution>/<n> (Google Benchmark may append
 /manual_time); backends whose name starts with "cub_" are the references: a gpusort
@@ -14,7 +14,13 @@ backend and its reference (one pair after the other, in the order they ran) writ
   1. throughput: one row per op, type and distribution, "gpusort / CUB G keys/s
      (gpusort ÷ CUB)" against the CUB backend of the same op, type, distribution and size;
   2. gpusort's achieved GB/s under the bench's model: n * (key + value bytes) * 2 / time,
-     the floor of one read and one write of the data.
+     the floor of one read and one write of the data;
+  3. for the radix pair only (radix and cub_radix, one row each per op, type and
+     distribution, sizes from 2^16): achieved TB/s under the traffic of an LSD radix sort with
+     8-bit digits, n * (key + passes * 2 * (key + value bytes)) / time with passes = key
+     bytes (one read of the keys for the upfront histograms, then one read and one write of
+     keys and values per pass), and in parentheses the percentage of a copy ceiling,
+     --copy-ceiling-tbps=X TB/s (default 3.0, the H100 device-to-device copy figure).
 Each pair of tables has the sizes its gpusort rows ran at (the radix rows 2^10..2^28, the
 merge rows 2^16..2^26, the bucket_bitonic rows 2^20..2^28).
 With --benchmark_repetitions the median aggregate is used; otherwise the median of the runs.
@@ -30,6 +36,17 @@ REFERENCE_PREFIX = "cub_"
 REFERENCES = {"bucket_bitonic": "cub_radix"}
 REFERENCE_TITLES = {"cub_radix": "radix sort", "cub_merge": "merge sort"}
 TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
+# The gpusort backend whose pair gets the LSD radix traffic table, and the smallest size shown.
+RADIX_BACKEND = "radix"
+TRAFFIC_MIN_SIZE = 1 << 16
+COPY_CEILING_FLAG = "--copy-ceiling-tbps="
+DEFAULT_COPY_CEILING_TBPS = 3.0
+# Bytes per element of the type names in benchmark names (bench/harness/sort_case.cuh);
+# s16 is the 16-byte struct key of the merge rows.
+TYPE_BYTES = {
+    "u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "bf16": 2,
+    "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "s16": 16,
+}
 
 
 def parse_name(name):
@@ -79,6 +96,23 @@ def collect(benchmarks):
     return results
 
 
+def key_value_bytes(type_field):
+    """'u64+u32' -> (8, 4), 'u32' -> (4, 0); None for a type not in TYPE_BYTES."""
+    key_type, _, value_type = type_field.partition("+")
+    key_bytes = TYPE_BYTES.get(key_type)
+    value_bytes = TYPE_BYTES.get(value_type) if value_type else 0
+    if key_bytes is None or value_bytes is None:
+        return None
+    return key_bytes, value_bytes
+
+
+def lsd_radix_bytes_per_key(key_bytes, value_bytes):
+    """Bytes an LSD radix sort with 8-bit digits moves per key: one read of the keys for the
+    upfront histograms, then per pass (one per key byte) a read and a write of key and value."""
+    passes = key_bytes
+    return key_bytes + passes * 2 * (key_bytes + value_bytes)
+
+
 def fmt_rate(value):
     if value is None:
         return "—"
@@ -88,6 +122,11 @@ def fmt_rate(value):
 def fmt_size(n):
     log2 = n.bit_length() - 1
     return f"2^{log2}" if n == 1 << log2 else str(n)
+
+
+def fmt_traffic(tbps, ceiling_tbps):
+    """'1.61 (40 %)': TB/s and its percentage of the copy ceiling."""
+    return f"{tbps:.2f} ({100 * tbps / ceiling_tbps:.0f} %)"
 
 
 def markdown_table(header, rows):
@@ -110,7 +149,40 @@ def reference_backend(results, op, backend, key_type, distribution):
     return ran.pop() if len(ran) == 1 else None
 
 
-def build_tables(data):
+def radix_traffic_cell(result, type_field, ceiling_tbps):
+    """One cell of the LSD radix traffic table: '' where the case did not run."""
+    if result is None:
+        return ""
+    if "error" in result:
+        return "error"
+    sizes = key_value_bytes(type_field)
+    if sizes is None or not result.get("keys_per_s"):
+        return "—"
+    tbps = lsd_radix_bytes_per_key(*sizes) * result["keys_per_s"] / 1e12
+    return fmt_traffic(tbps, ceiling_tbps)
+
+
+def radix_traffic_section(results, row_keys, reference, sizes, ceiling_tbps):
+    """The LSD radix traffic table's lines: per op, type and distribution a row for the gpusort
+    backend, then one for its CUB reference, at the sizes from TRAFFIC_MIN_SIZE."""
+    sizes = [n for n in sizes if n >= TRAFFIC_MIN_SIZE]
+    rows = []
+    for op, backend, key_type, distribution in row_keys:
+        for shown in (backend, reference) if reference else (backend,):
+            cells = [radix_traffic_cell(results.get((op, shown, key_type, distribution, n)),
+                                        key_type, ceiling_tbps) for n in sizes]
+            rows.append([op, shown, key_type, distribution] + cells)
+    return [
+        "",
+        "## LSD radix traffic: n × (key + passes × 2 × (key + value)) bytes / time, TB/s "
+        f"(% of the {ceiling_tbps} TB/s copy ceiling; passes = key bytes, sizes from "
+        f"{fmt_size(TRAFFIC_MIN_SIZE)})",
+        "",
+        markdown_table(["op", "backend", "type", "dist"] + [fmt_size(n) for n in sizes], rows),
+    ]
+
+
+def build_tables(data, copy_ceiling_tbps=DEFAULT_COPY_CEILING_TBPS):
     context = data.get("context", {})
     results = collect(data.get("benchmarks", []))
 
@@ -184,6 +256,8 @@ def build_tables(data):
             "",
             markdown_table(label_header + size_header, bandwidth_rows),
         ]
+        if backend == RADIX_BACKEND:
+            out += radix_traffic_section(results, row_keys, reference, sizes, copy_ceiling_tbps)
     errors = [(key, r["error"]) for key, r in results.items() if "error" in r]
     if errors:
         out += ["", "## Errors", ""]
@@ -191,16 +265,44 @@ def build_tables(data):
     return "\n".join(out) + "\n"
 
 
+def parse_args(args):
+    """(JSON path, copy ceiling in TB/s) from the command-line arguments; raises ValueError
+    with the message to print on an unknown flag, a bad ceiling or not one path."""
+    paths, ceiling_tbps = [], DEFAULT_COPY_CEILING_TBPS
+    for arg in args:
+        if arg.startswith(COPY_CEILING_FLAG):
+            value = arg[len(COPY_CEILING_FLAG):]
+            try:
+                ceiling_tbps = float(value)
+            except ValueError:
+                ceiling_tbps = None
+            if ceiling_tbps is None or not ceiling_tbps > 0 or ceiling_tbps == float("inf"):
+                raise ValueError(f"{COPY_CEILING_FLAG} wants a positive number of TB/s, "
+                                 f"not '{value}'")
+        elif arg.startswith("-") and arg != "-":
+            raise ValueError(f"unknown flag '{arg}' (the only flag is {COPY_CEILING_FLAG}X)")
+        else:
+            paths.append(arg)
+    if len(paths) != 1:
+        raise ValueError(f"expected one JSON path ('-' for stdin), got {len(paths)}")
+    return paths[0], ceiling_tbps
+
+
 def main(argv):
-    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+    if any(arg in ("-h", "--help") for arg in argv[1:]):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    if argv[1] == "-":
+    try:
+        path, copy_ceiling_tbps = parse_args(argv[1:])
+    except ValueError as error:
+        print(f"bench_table.py: {error}", file=sys.stderr)
+        return 2
+    if path == "-":
         data = json.load(sys.stdin)
     else:
-        with open(argv[1], encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             data = json.load(f)
-    sys.stdout.write(build_tables(data))
+    sys.stdout.write(build_tables(data, copy_ceiling_tbps))
     return 0
 
 

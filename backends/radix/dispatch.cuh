@@ -34,11 +34,13 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   storage_plan layout;
   const std::size_t alternate_keys_at = layout.reserve<Key>(n);
   const std::size_t alternate_values_at = layout.reserve<Value>(has_values ? n : 0);
-  const std::size_t histograms_at = layout.reserve<unsigned long long>(shape::passes * digits);
   const std::size_t plan_at = layout.reserve<pass_plan>(1);
   const std::size_t starts_at = layout.reserve<std::size_t>(portions * shape::passes * digits);
+  // Counters that start at zero, next to each other so that one memset clears them all:
+  // the histograms, the tile counters and the first of two look-back tables.
+  const std::size_t histograms_at = layout.reserve<unsigned long long>(shape::passes * digits);
   const std::size_t counters_at = layout.reserve<unsigned int>(portions * shape::passes);
-  const std::size_t status_at = layout.reserve<std::uint32_t>(status_words);
+  const std::size_t status_at = layout.reserve<std::uint32_t>(2 * status_words);
   temporary_storage storage(allocator, layout.total_bytes(), stream);
 
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
@@ -52,12 +54,15 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   const bits_type flip = descending ? descending_mask<bits_type>(shape::traits::bits) : bits_type(0);
   const int streaming_blocks = multiprocessor_count() * Tuning::histogram_blocks_per_sm;
 
-  detail::check_cuda(cudaMemsetAsync(histograms, 0,
-                                     sizeof(unsigned long long) * shape::passes * digits, stream),
-                     "radix sort: clearing the digit histograms");
-  detail::check_cuda(cudaMemsetAsync(tile_counters, 0,
-                                     sizeof(unsigned int) * portions * shape::passes, stream),
-                     "radix sort: clearing the tile counters");
+  const auto tiles_of_portion = [&](std::size_t p) {
+    const std::size_t begin = p * portion;
+    return tile_count(n - begin < portion ? n - begin : portion, shape::tile_items);
+  };
+  const std::uint32_t* first_table_end = status + tiles_of_portion(0) * digits;
+  const std::size_t zeroed_bytes = std::size_t(reinterpret_cast<const char*>(first_table_end) -
+                                               reinterpret_cast<const char*>(histograms));
+  detail::check_cuda(cudaMemsetAsync(histograms, 0, zeroed_bytes, stream),
+                     "radix sort: clearing the histograms, tile counters and look-back table");
   count_all_digits<Tuning, Key><<<streaming_blocks, shape::block_threads, 0, stream>>>(
       keys, n, flip, histograms);
   detail::check_launch("radix sort: count_all_digits");
@@ -65,21 +70,26 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
                                                                         digit_starts);
   detail::check_launch("radix sort: plan_passes");
 
-  for (int pass = 0; pass < shape::passes; ++pass) {
-    for (std::size_t p = 0; p < portions; ++p) {
-      const std::size_t begin = p * portion;
-      const std::size_t items = n - begin < portion ? n - begin : portion;
-      const std::size_t tiles = tile_count(items, shape::tile_items);
-      detail::check_cuda(
-          cudaMemsetAsync(status, 0, sizeof(std::uint32_t) * tiles * digits, stream),
-          "radix sort: clearing the look-back table");
-      std::size_t* starts = digit_starts + (p * shape::passes + pass) * digits;
-      std::size_t* next_starts = p + 1 < portions ? starts + shape::passes * digits : nullptr;
-      onesweep_pass<Tuning, Key, Value><<<unsigned(tiles), shape::block_threads, 0, stream>>>(
-          keys, alternate_keys, values, alternate_values, begin, int(items), flip, pass, plan,
-          tile_counters + p * shape::passes + pass, status, starts, next_starts);
-      detail::check_launch("radix sort: onesweep_pass");
-    }
+  // Launch l (pass l / portions, portion l % portions) uses look-back table l % 2 and clears
+  // the other for launch l + 1.
+  const std::size_t launches = shape::passes * portions;
+  for (std::size_t launch = 0; launch < launches; ++launch) {
+    const int pass = int(launch / portions);
+    const std::size_t p = launch % portions;
+    const std::size_t begin = p * portion;
+    const std::size_t items = n - begin < portion ? n - begin : portion;
+    const std::size_t tiles = tiles_of_portion(p);
+    const std::size_t next_tiles =
+        launch + 1 < launches ? tiles_of_portion((launch + 1) % portions) : 0;
+    std::uint32_t* table = status + (launch % 2) * status_words;
+    std::uint32_t* next_table = status + ((launch + 1) % 2) * status_words;
+    std::size_t* starts = digit_starts + (p * shape::passes + pass) * digits;
+    std::size_t* next_starts = p + 1 < portions ? starts + shape::passes * digits : nullptr;
+    onesweep_pass<Tuning, Key, Value><<<unsigned(tiles), shape::block_threads, 0, stream>>>(
+        keys, alternate_keys, values, alternate_values, begin, int(items), flip, pass, plan,
+        tile_counters + p * shape::passes + pass, table, next_table, int(next_tiles), starts,
+        next_starts);
+    detail::check_launch("radix sort: onesweep_pass");
   }
   copy_back<<<streaming_blocks, shape::block_threads, 0, stream>>>(
       keys, alternate_keys, values, alternate_values, n, plan);

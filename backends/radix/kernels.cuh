@@ -348,11 +348,18 @@ __global__ void __launch_bounds__(Tuning::block_threads,
                   typename radix_shape<Tuning, Key>::bits_type flip, int pass,
                   const pass_plan* plan, unsigned int* tile_counter,
                   std::uint32_t* status /* [tiles][digits], zeroed */,
+                  std::uint32_t* next_status /* the next launch's, zeroed here */, int next_tiles,
                   const std::size_t* digit_starts /* this portion's [digits] */,
                   std::size_t* next_digit_starts /* the next portion's, or null */) {
   using tile_t = onesweep_tile<Tuning, Key, Value>;
   using shape = typename tile_t::shape;
   __shared__ typename tile_t::storage_t shared;
+
+  // The next launch's look-back table was the previous launch's: clear it here rather than
+  // in a memset between the launches (even when this pass is skipped).
+  for (int row = blockIdx.x; row < next_tiles; row += gridDim.x)
+    for (int d = threadIdx.x; d < shape::digits; d += blockDim.x)
+      next_status[std::size_t(row) * shape::digits + d] = 0;
 
   if (plan->skip[pass]) return;
   if (threadIdx.x == 0) shared.tile_number = int(atomicAdd(tile_counter, 1u));
