@@ -300,6 +300,17 @@ struct onesweep_tile {
     }
     __syncthreads();
 
+    // The values are loaded before the keys go out, so that their latency overlaps the keys'
+    // scatter.
+    Value tile_values[has_values ? items : 1];
+    if constexpr (has_values) {
+#pragma unroll
+      for (int j = 0; j < items; ++j) {
+        const int i = warp_striped(j);
+        if (FullTile || i < tile.count) tile_values[j] = value_source[tile.begin + i];
+      }
+    }
+
     // Striped reads of the sorted tile: consecutive threads write consecutive addresses
     // within each digit's run.
 #pragma unroll
@@ -317,12 +328,6 @@ struct onesweep_tile {
     }
 
     if constexpr (has_values) {
-      Value tile_values[items];
-#pragma unroll
-      for (int j = 0; j < items; ++j) {
-        const int i = warp_striped(j);
-        if (FullTile || i < tile.count) tile_values[j] = value_source[tile.begin + i];
-      }
       __syncthreads();  // every thread has read its keys out of the exchange
 #pragma unroll
       for (int j = 0; j < items; ++j)
