@@ -10,7 +10,9 @@ namespace gpusort {
 //   gpusort::sort(gpusort::radix_policy<my_tuning>{}, first, last);
 struct radix_tuning_sm90 {
   // One-sweep passes: 384 threads x 19 keys per tile (7296 keys, 28.5 KB of u32 keys), 17
-  // with values; large tiles amortise the per-tile look-back over 256 digits.
+  // with values; large tiles amortise the per-tile look-back over 256 digits. Whole sort,
+  // 2^28 u32, H200: 384 x 18 at 2 blocks/SM 7.35 ms, 384 x 21 6.94, 256 x 24 7.38; at 3
+  // blocks/SM (below) 384 x 19 5.38 ms (CUB 5.44). bench/results/NOTES.md has the rest.
   static constexpr int block_threads = 384;
   static constexpr int items_per_thread = 19;
   static constexpr int items_per_thread_with_values = 17;
@@ -19,15 +21,17 @@ struct radix_tuning_sm90 {
   // is 48 KB per block): u64 keys get 15 items, u64 keys with values 13.
   static constexpr int exchange_bytes = 46 * 1024;
   // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
+  // Keys only: 3 (56 registers; 2 blocks left the pass 10 % slower). Pairs: 2 (3 blocks of
+  // 12 items: u64+u32 +1 %, u32+u32 -2 %).
   static constexpr int onesweep_blocks_per_multiprocessor = 3;
   static constexpr int onesweep_blocks_per_multiprocessor_with_values = 2;
   // How a warp finds the lanes whose keys share its digit, in the rank: a shared-memory
-  // atomicOr per key (false: eight ballots per key, CUB's default).
+  // atomicOr per key (false: eight ballots per key, CUB's default). Within 2 % either way.
   static constexpr bool rank_match_by_atomic_or = false;
   // 8-bit digits: 4 passes for 32-bit keys, a 1 KB row of look-back state per tile.
   static constexpr int digit_bits = 8;
   // The one up-front pass that counts every digit of every pass: blocks per SM, and keys
-  // each thread loads at once.
+  // each thread loads at once (4 and 8, or 8 and 4: the same time).
   static constexpr int histogram_blocks_per_sm = 4;
   static constexpr int histogram_items_per_thread = 8;
   // Each pass runs in portions of at most this many keys (one launch each; the look-back
