@@ -70,6 +70,14 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
                                                                         digit_starts);
   detail::check_launch("radix sort: plan_passes");
 
+  constexpr int onesweep_shared_bytes =
+      dynamic_shared_bytes<typename onesweep_tile<Tuning, Key, Value>::storage_t>;
+  if constexpr (onesweep_shared_bytes > 0)
+    detail::check_cuda(cudaFuncSetAttribute(onesweep_pass<Tuning, Key, Value>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            onesweep_shared_bytes),
+                       "radix sort: allowing the one-sweep tile its shared memory");
+
   // Launch l (pass l / portions, portion l % portions) uses look-back table l % 2 and clears
   // the other for launch l + 1.
   const std::size_t launches = shape::passes * portions;
@@ -85,7 +93,8 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
     std::uint32_t* next_table = status + ((launch + 1) % 2) * status_words;
     std::size_t* starts = digit_starts + (p * shape::passes + pass) * digits;
     std::size_t* next_starts = p + 1 < portions ? starts + shape::passes * digits : nullptr;
-    onesweep_pass<Tuning, Key, Value><<<unsigned(tiles), shape::block_threads, 0, stream>>>(
+    onesweep_pass<Tuning, Key, Value>
+        <<<unsigned(tiles), shape::block_threads, onesweep_shared_bytes, stream>>>(
         keys, alternate_keys, values, alternate_values, begin, int(items), flip, pass, plan,
         tile_counters + p * shape::passes + pass, table, next_table, int(next_tiles), starts,
         next_starts);

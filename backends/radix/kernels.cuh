@@ -39,8 +39,11 @@ struct radix_shape {
   static constexpr bool keeps_digits =
       !std::is_integral_v<Key> || !std::is_same_v<Value, no_values_tag>;
   static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
+  static constexpr int exchange_bytes = std::is_same_v<Value, no_values_tag>
+                                           ? Tuning::exchange_bytes
+                                           : Tuning::exchange_bytes_with_values;
   static constexpr int fitting_items =
-      Tuning::exchange_bytes / ((widest_element + kept_digit_bytes) * block_threads);
+      exchange_bytes / ((widest_element + kept_digit_bytes) * block_threads);
   static_assert(fitting_items >= 1,
                 "gpusort::radix: the key or value type is too large for a tile in shared memory; "
                 "sort an index payload and gather the values afterwards");
@@ -343,6 +346,26 @@ struct onesweep_tile {
   }
 };
 
+// Static shared memory holds at most 48 KB per block; a larger tile takes dynamic shared
+// memory (launch with dynamic_shared_bytes<Storage>). Static where it fits: it addresses with
+// immediate offsets (dynamic cost the u32 pass 2 %).
+inline constexpr std::size_t static_shared_limit = 48 * 1024;
+
+template <class Storage>
+inline constexpr int dynamic_shared_bytes =
+    sizeof(Storage) <= static_shared_limit ? 0 : int(sizeof(Storage));
+
+template <class Storage>
+__device__ __forceinline__ Storage& block_shared() {
+  if constexpr (dynamic_shared_bytes<Storage> == 0) {
+    __shared__ Storage storage;
+    return storage;
+  } else {
+    extern __shared__ __align__(16) unsigned char dynamic_storage[];
+    return *reinterpret_cast<Storage*>(dynamic_storage);
+  }
+}
+
 // One pass over one portion, one tile per block. Tiles are numbered in the order blocks start
 // (a counter, not blockIdx), which the look-back's progress guarantee needs.
 template <class Tuning, class Key, class Value>
@@ -358,7 +381,7 @@ __global__ void __launch_bounds__(Tuning::block_threads,
                   std::size_t* next_digit_starts /* the next portion's, or null */) {
   using tile_t = onesweep_tile<Tuning, Key, Value>;
   using shape = typename tile_t::shape;
-  __shared__ typename tile_t::storage_t shared;
+  auto& shared = block_shared<typename tile_t::storage_t>();
 
   // The next launch's look-back table was the previous launch's: clear it here rather than
   // in a memset between the launches (even when this pass is skipped).

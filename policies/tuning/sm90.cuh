@@ -9,17 +9,19 @@ namespace gpusort {
 //   struct my_tuning : gpusort::radix_tuning_sm90 { static constexpr int items_per_thread = 8; };
 //   gpusort::sort(gpusort::radix_policy<my_tuning>{}, first, last);
 struct radix_tuning_sm90 {
-  // One-sweep passes: 384 threads x 19 keys per tile (7296 keys, 28.5 KB of u32 keys), 17
+  // One-sweep passes: 384 threads x 19 keys per tile (7296 keys, 28.5 KB of u32 keys), 21
   // with values; large tiles amortise the per-tile look-back over 256 digits. Whole sort,
   // 2^28 u32, H200: 384 x 18 at 2 blocks/SM 7.35 ms, 384 x 21 6.94, 256 x 24 7.38; at 3
   // blocks/SM (below) 384 x 19 5.38 ms (CUB 5.44). bench/results/NOTES.md has the rest.
   static constexpr int block_threads = 384;
   static constexpr int items_per_thread = 19;
-  static constexpr int items_per_thread_with_values = 17;
+  static constexpr int items_per_thread_with_values = 21;
   // Wider keys or values get fewer items per thread so that a tile of them (and its digits,
-  // where kept) fits this much shared memory, next to 2 KB of digit bases (the static limit
-  // is 48 KB per block): u64 keys get 15 items, u64 keys with values 13.
+  // where kept) fits this much shared memory, next to 2 KB of digit bases. Beyond 48 KB the
+  // tile takes dynamic shared memory. Keys only: u64 keys get 15 items (17 or 18: 14-17 %
+  // slower); with values: u32+u32 21 (17: 4 % slower), u64+u32 16 (13: 6 % slower).
   static constexpr int exchange_bytes = 46 * 1024;
+  static constexpr int exchange_bytes_with_values = 56 * 1024;
   // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
   // Keys only: 3 (56 registers; 2 blocks left the pass 10 % slower). Pairs: 2 (3 blocks of
   // 12 items: u64+u32 +1 %, u32+u32 -2 %).
