@@ -47,7 +47,8 @@ struct radix_shape {
   static_assert(fitting_items >= 1,
                 "gpusort::radix: the key or value type is too large for a tile in shared memory; "
                 "sort an index payload and gather the values afterwards");
-  // Pairs hold a tile of values next to the keys' ranks: fewer items keep them in registers.
+  // Pairs have their own item count and register budget: a tile of values rides in registers
+  // next to the keys' ranks.
   static constexpr int wanted_items = std::is_same_v<Value, no_values_tag>
                                           ? Tuning::items_per_thread
                                           : Tuning::items_per_thread_with_values;
