@@ -1,0 +1,66 @@
+// The one-sweep tile of every key and value type fits the GPU it is tuned for: shared
+// memory per block (static up to 48 KB, dynamic beyond) times the blocks per SM the
+// register budget promises, within the SM's 227 KB. Checked on the host: a shape that does
+// not fit would otherwise only show as a launch failure or a silent loss of occupancy.
+#include <backends/radix/kernels.cuh>
+#include <policies/tuning/sm90.cuh>
+
+#include <cuda_fp16.h>
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace radix = gpusort::backends::radix;
+using gpusort::backends::no_values_tag;
+
+namespace {
+
+constexpr std::size_t sm90_shared_per_multiprocessor = 227 * 1024;
+constexpr std::size_t sm90_shared_per_block = 227 * 1024;
+
+template <class Key, class Value>
+void expect_tile_fits() {
+  using tile = radix::onesweep_tile<gpusort::radix_tuning_sm90, Key, Value>;
+  using shape = typename tile::shape;
+  using storage = typename tile::storage_t;
+  SCOPED_TRACE(testing::Message() << sizeof(Key) << "-byte keys, " << sizeof(Value)
+                                  << "-byte values, " << shape::items_per_thread
+                                  << " items per thread");
+  EXPECT_GE(shape::items_per_thread, 1);
+  EXPECT_LE(sizeof(storage), sm90_shared_per_block);
+  EXPECT_LE(sizeof(storage) * shape::onesweep_blocks, sm90_shared_per_multiprocessor);
+  // Dynamic shared memory exactly when the static limit would be exceeded.
+  EXPECT_EQ(radix::dynamic_shared_bytes<storage> > 0, sizeof(storage) > radix::static_shared_limit);
+  // Every tile's keys (and values) fit the exchange the tuning allows.
+  EXPECT_LE(std::size_t(shape::tile_items) * (shape::widest_element + shape::kept_digit_bytes),
+            std::size_t(shape::exchange_bytes));
+}
+
+}  // namespace
+
+TEST(RadixShapes, KeysOnlyTilesFitTheSharedMemoryOfAnSm90) {
+  expect_tile_fits<std::uint8_t, no_values_tag>();
+  expect_tile_fits<std::uint16_t, no_values_tag>();
+  expect_tile_fits<__half, no_values_tag>();
+  expect_tile_fits<std::uint32_t, no_values_tag>();
+  expect_tile_fits<float, no_values_tag>();
+  expect_tile_fits<std::uint64_t, no_values_tag>();
+  expect_tile_fits<double, no_values_tag>();
+}
+
+TEST(RadixShapes, PairTilesFitTheSharedMemoryOfAnSm90) {
+  expect_tile_fits<std::uint8_t, std::uint32_t>();
+  expect_tile_fits<std::uint32_t, std::uint32_t>();
+  expect_tile_fits<float, std::uint64_t>();
+  expect_tile_fits<std::uint64_t, std::uint32_t>();
+  expect_tile_fits<std::uint64_t, std::uint64_t>();
+  expect_tile_fits<double, double>();
+}
+
+TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
+  using narrow = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint32_t, no_values_tag>;
+  using wide = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint64_t, std::uint32_t>;
+  EXPECT_EQ(radix::dynamic_shared_bytes<narrow::storage_t>, 0);
+  EXPECT_GT(radix::dynamic_shared_bytes<wide::storage_t>, 0);
+}
