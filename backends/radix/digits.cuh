@@ -22,6 +22,16 @@ __host__ __device__ constexpr unsigned digit_of(Bits bits, int pass, int digit_b
   return unsigned(bits >> (pass * digit_bits)) & ((1u << digit_bits) - 1u);
 }
 
+// The digit extractor of CUB's block rank for one pass.
+template <class Bits>
+struct pass_digit {
+  int pass;
+  int digit_bits;
+  __device__ __forceinline__ std::uint32_t Digit(Bits bits) const {
+    return digit_of(bits, pass, digit_bits);
+  }
+};
+
 // The one-sweep passes sort the input in portions of whole tiles of at most `limit` keys, so
 // that every count the look-back publishes fits its 30-bit field (lookback.cuh).
 inline constexpr std::size_t max_portion_items = (std::size_t(1) << 30) - 1;
@@ -52,17 +62,31 @@ struct pass_plan {
 };
 
 // `single_digit[p]`: every key has the same digit in pass p (so the pass would not move
-// anything). Each pass that runs moves the data to the other buffer.
+// anything). Each pass that runs moves the data to the other buffer; where that would leave
+// the result in the alternate buffer and a single-digit pass exists, that pass runs too (as a
+// copy), so that the result ends in the user's buffer without a copy-back launch. Only a sort
+// whose pass count is odd and that skips nothing ends in the alternate buffer.
 __host__ __device__ inline pass_plan plan_passes(const bool* single_digit, int passes) {
+  int moving = 0;
+  for (int p = 0; p < passes; ++p) moving += single_digit[p] ? 0 : 1;
+  bool run_one_more = moving % 2 == 1 && moving < passes;
   pass_plan plan{};
   std::uint8_t current = 0;
   for (int p = 0; p < passes; ++p) {
-    plan.skip[p] = single_digit[p];
+    bool skip = single_digit[p];
+    if (skip && run_one_more) {
+      skip = false;
+      run_one_more = false;
+    }
+    plan.skip[p] = skip;
     plan.source[p] = current;
-    if (!single_digit[p]) current ^= 1;
+    if (!skip) current ^= 1;
   }
   plan.result_in_alternate = current;
   return plan;
 }
+
+// Whether a sort with this many passes may end in the alternate buffer (see plan_passes).
+__host__ __device__ constexpr bool may_end_in_alternate(int passes) { return passes % 2 == 1; }
 
 }  // namespace gpusort::backends::radix

@@ -1,5 +1,6 @@
 // Host side of the radix backend: sizes, the one temporary allocation, and the kernel
-// launches: upfront histograms, then one one-sweep launch per pass and portion.
+// launches: upfront histograms (which also plan the passes), then one one-sweep launch per
+// pass and portion.
 #pragma once
 
 #include "../../gpusort/allocator.cuh"
@@ -39,7 +40,8 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   // Counters that start at zero, next to each other so that one memset clears them all:
   // the histograms, the tile counters and the first of two look-back tables.
   const std::size_t histograms_at = layout.reserve<unsigned long long>(shape::passes * digits);
-  const std::size_t counters_at = layout.reserve<unsigned int>(portions * shape::passes);
+  // (tile counters: one per pass and portion, then count_all_digits' finished blocks)
+  const std::size_t counters_at = layout.reserve<unsigned int>(portions * shape::passes + 1);
   const std::size_t status_at = layout.reserve<std::uint32_t>(2 * status_words);
   temporary_storage storage(allocator, layout.total_bytes(), stream);
 
@@ -64,11 +66,8 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   detail::check_cuda(cudaMemsetAsync(histograms, 0, zeroed_bytes, stream),
                      "radix sort: clearing the histograms, tile counters and look-back table");
   count_all_digits<Tuning, Key><<<streaming_blocks, shape::block_threads, 0, stream>>>(
-      keys, n, flip, histograms);
+      keys, n, flip, histograms, tile_counters + portions * shape::passes, plan, digit_starts);
   detail::check_launch("radix sort: count_all_digits");
-  plan_passes_kernel<Tuning, Key><<<1, plan_threads<shape>, 0, stream>>>(histograms, n, plan,
-                                                                        digit_starts);
-  detail::check_launch("radix sort: plan_passes");
 
   constexpr int onesweep_shared_bytes =
       dynamic_shared_bytes<typename onesweep_tile<Tuning, Key, Value>::storage_t>;
@@ -100,9 +99,11 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
         next_starts);
     detail::check_launch("radix sort: onesweep_pass");
   }
-  copy_back<<<streaming_blocks, shape::block_threads, 0, stream>>>(
-      keys, alternate_keys, values, alternate_values, n, plan);
-  detail::check_launch("radix sort: copy_back");
+  if constexpr (may_end_in_alternate(shape::passes)) {
+    copy_back<<<streaming_blocks, shape::block_threads, 0, stream>>>(
+        keys, alternate_keys, values, alternate_values, n, plan);
+    detail::check_launch("radix sort: copy_back");
+  }
 }
 
 }  // namespace gpusort::backends::radix

@@ -1,13 +1,15 @@
 // Kernels of the LSD radix sort: Satish, Harris and Garland's per-tile local sort and
 // coalesced scatter, run as Adinets and Merrill's one-sweep passes. In launch order:
-//   count_all_digits  one read of the keys counts the digits of every pass (upfront histograms)
-//   plan_passes       each pass's digit starts (exclusive scan of its histogram); passes whose
-//                     digit is the same for every key are marked skipped
+//   count_all_digits  one read of the keys counts the digits of every pass (upfront histograms);
+//                     its last block to finish plans the passes: each pass's digit starts
+//                     (exclusive scan of its histogram), and which passes are skipped because
+//                     their digit is the same for every key
 //   per pass and portion:
 //     onesweep_pass   each tile ranks its keys by digit in shared memory, learns where its
 //                     digits go from its predecessors through the look-back (lookback.cuh),
 //                     and writes each digit's run to consecutive addresses (coalesced)
-//   copy_back         if an odd number of passes ran, the result is in the alternate buffer
+//   copy_back         only for keys with an odd pass count that skip nothing: the result is
+//                     in the alternate buffer
 #pragma once
 
 #include "../../policies/key_traits.cuh"
@@ -66,23 +68,51 @@ struct radix_shape {
   static_assert(portion_items <= max_portion_items, "portion too large for the look-back counts");
 };
 
-// plan_passes_kernel's block: a thread per digit, or several digits per thread beyond 1024.
-template <class Shape>
-inline constexpr int plan_threads = Shape::digits < 1024 ? Shape::digits : 1024;
-
-template <class Bits>
-struct pass_digit {
-  int pass;
-  int digit_bits;
-  __device__ __forceinline__ std::uint32_t Digit(Bits bits) const {
-    return digit_of(bits, pass, digit_bits);
-  }
-};
-
 template <class Shape, class Key>
 __device__ __forceinline__ typename Shape::bits_type ordered_bits(const Key& key,
                                                                   typename Shape::bits_type flip) {
   return typename Shape::bits_type(Shape::traits::sort_bits(key) ^ flip);
+}
+
+// Each pass's exclusive scan of its histogram: where the keys of each digit start in the
+// output (portion 0's starts; later portions' are carried by onesweep_pass). Run by the one
+// block that finishes counting last, with the block's Tuning::block_threads threads.
+template <class Tuning, class Key>
+__device__ __forceinline__ void plan_passes(const unsigned long long* histograms, std::size_t n,
+                                            pass_plan* plan, std::size_t* digit_starts) {
+  using shape = radix_shape<Tuning, Key>;
+  constexpr int threads = Tuning::block_threads;
+  constexpr int digits_per_thread = (shape::digits + threads - 1) / threads;
+  using scan_t = cub::BlockScan<unsigned long long, threads>;
+  __shared__ typename scan_t::TempStorage scan_storage;
+  __shared__ bool single_digit[shape::passes];
+  // Every pass's counts are loaded at once (one wait on L2, not one per pass). __ldcg: the
+  // other blocks' atomics are in L2, not in this SM's L1.
+  unsigned long long counts[shape::passes][digits_per_thread];
+#pragma unroll
+  for (int p = 0; p < shape::passes; ++p)
+#pragma unroll
+    for (int i = 0; i < digits_per_thread; ++i) {
+      const int d = int(threadIdx.x) * digits_per_thread + i;
+      counts[p][i] = d < shape::digits ? __ldcg(&histograms[p * shape::digits + d]) : 0;
+    }
+#pragma unroll
+  for (int p = 0; p < shape::passes; ++p) {
+    bool holds_all = false;
+#pragma unroll
+    for (int i = 0; i < digits_per_thread; ++i) holds_all |= counts[p][i] == n;
+    unsigned long long starts[digits_per_thread];
+    scan_t(scan_storage).ExclusiveSum(counts[p], starts);
+#pragma unroll
+    for (int i = 0; i < digits_per_thread; ++i) {
+      const int d = int(threadIdx.x) * digits_per_thread + i;
+      if (d < shape::digits) digit_starts[p * shape::digits + d] = starts[i];
+    }
+    holds_all = __syncthreads_or(holds_all);  // also keeps scan_storage safe for the next pass
+    if (threadIdx.x == 0) single_digit[p] = holds_all;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) *plan = radix::plan_passes(single_digit, shape::passes);
 }
 
 // Grid-stride over chunks of histogram_items_per_thread keys per thread (independent loads
@@ -90,7 +120,9 @@ __device__ __forceinline__ typename Shape::bits_type ordered_bits(const Key& key
 template <class Tuning, class Key>
 __global__ void __launch_bounds__(Tuning::block_threads)
     count_all_digits(const Key* keys, std::size_t n, typename radix_shape<Tuning, Key>::bits_type flip,
-                     unsigned long long* histograms /* [passes][digits] */) {
+                     unsigned long long* histograms /* [passes][digits], zeroed */,
+                     unsigned int* blocks_done /* zeroed */, pass_plan* plan,
+                     std::size_t* digit_starts /* [passes][digits] */) {
   using shape = radix_shape<Tuning, Key>;
   constexpr int items = Tuning::histogram_items_per_thread;
   __shared__ unsigned int counts[shape::passes][shape::digits];
@@ -120,36 +152,17 @@ __global__ void __launch_bounds__(Tuning::block_threads)
     unsigned int c = (&counts[0][0])[i];
     if (c != 0) atomicAdd(&histograms[i], static_cast<unsigned long long>(c));
   }
-}
 
-// One block. Each pass's exclusive scan of its histogram: where the keys of each digit
-// start in the output (portion 0's starts; later portions' are carried by onesweep_pass).
-template <class Tuning, class Key>
-__global__ void plan_passes_kernel(const unsigned long long* histograms, std::size_t n,
-                                   pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */) {
-  using shape = radix_shape<Tuning, Key>;
-  constexpr int threads = plan_threads<shape>;
-  constexpr int digits_per_thread = shape::digits / threads;
-  using scan_t = cub::BlockScan<unsigned long long, threads>;
-  __shared__ typename scan_t::TempStorage scan_storage;
-  __shared__ bool single_digit[shape::passes];
-  for (int p = 0; p < shape::passes; ++p) {
-    const unsigned long long* histogram = histograms + p * shape::digits;
-    unsigned long long counts[digits_per_thread];
-    bool holds_all = false;
-    for (int i = 0; i < digits_per_thread; ++i) {
-      counts[i] = histogram[threadIdx.x * digits_per_thread + i];
-      holds_all |= counts[i] == n;
-    }
-    unsigned long long starts[digits_per_thread];
-    scan_t(scan_storage).ExclusiveSum(counts, starts);
-    for (int i = 0; i < digits_per_thread; ++i)
-      digit_starts[p * shape::digits + threadIdx.x * digits_per_thread + i] = starts[i];
-    holds_all = __syncthreads_or(holds_all);  // also keeps scan_storage safe for the next pass
-    if (threadIdx.x == 0) single_digit[p] = holds_all;
-  }
+  // The last block to finish plans the passes, saving a launch: its ticket says every other
+  // block's counts are in (each block fences its atomics before it takes a ticket).
+  __shared__ bool last_block;
+  __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) *plan = plan_passes(single_digit, shape::passes);
+  if (threadIdx.x == 0) last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  plan_passes<Tuning, Key>(histograms, n, plan, digit_starts);
 }
 
 // The look-back callback of the rank: as soon as the tile's digit counts are known (before

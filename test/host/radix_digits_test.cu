@@ -57,10 +57,37 @@ TEST(RadixDigits, PlanSkipsSingleDigitPassesAndTracksTheBuffer) {
   EXPECT_EQ(plan.source[2], 1);  // pass 0 moved the data to the alternate buffer
   EXPECT_FALSE(plan.result_in_alternate);  // two passes ran: back in the user's buffer
 
-  const bool one_runs[3] = {true, false, true};
-  EXPECT_TRUE(radix::plan_passes(one_runs, 3).result_in_alternate);
   const bool none_run[2] = {true, true};
   EXPECT_FALSE(radix::plan_passes(none_run, 2).result_in_alternate);
+  const bool all_run[3] = {false, false, false};
+  EXPECT_TRUE(radix::plan_passes(all_run, 3).result_in_alternate);
+  EXPECT_TRUE(radix::may_end_in_alternate(3));
+  EXPECT_FALSE(radix::may_end_in_alternate(4));
+}
+
+TEST(RadixDigits, AnOddNumberOfMovingPassesRunsOneSingleDigitPassToEndInTheUsersBuffer) {
+  const bool one_moves[3] = {true, false, true};
+  const radix::pass_plan plan = radix::plan_passes(one_moves, 3);
+  EXPECT_FALSE(plan.skip[0]);  // the first single-digit pass runs as a copy
+  EXPECT_FALSE(plan.skip[1]);
+  EXPECT_TRUE(plan.skip[2]);
+  EXPECT_EQ(plan.source[1], 1);
+  EXPECT_FALSE(plan.result_in_alternate);
+
+  // Every combination of single-digit passes of a 4-pass key: an even pass count never
+  // needs the copy back, and only single-digit passes are ever skipped.
+  for (int mask = 0; mask < 16; ++mask) {
+    bool single_digit[4];
+    for (int p = 0; p < 4; ++p) single_digit[p] = (mask >> p) & 1;
+    const radix::pass_plan four = radix::plan_passes(single_digit, 4);
+    EXPECT_FALSE(four.result_in_alternate) << "mask " << mask;
+    int skipped = 0;
+    for (int p = 0; p < 4; ++p) {
+      EXPECT_TRUE(!four.skip[p] || single_digit[p]) << "mask " << mask << " pass " << p;
+      skipped += four.skip[p];
+    }
+    EXPECT_GE(skipped, __builtin_popcount(mask) - 1) << "mask " << mask;
+  }
 }
 
 TEST(RadixDigits, PortionsAreWholeTilesWithinTheLimit) {
