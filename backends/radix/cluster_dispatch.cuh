@@ -1,0 +1,97 @@
+// Host side of the cluster sort (cluster_kernels.cuh): how many keys one cluster can take on
+// the current device, and the single launch. No temporary storage, no synchronisation.
+#pragma once
+
+#include "../../gpusort/error.cuh"
+#include "cluster_kernels.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstddef>
+
+namespace gpusort::backends::radix {
+
+// An sm_90 block opts in to at most 227 KB of shared memory.
+inline constexpr std::size_t cluster_shared_limit = 227 * 1024;
+
+template <class Tiling, int DigitBits, class Key, class Value>
+struct cluster_sorter {
+  using shape = cluster_shape<Tiling, DigitBits, Key, Value>;
+  using storage_t = cluster_storage<shape, Value>;
+  static_assert(sizeof(storage_t) <= cluster_shared_limit,
+                "gpusort: a cluster-sort tiling needs more shared memory than a block has; give "
+                "it fewer items per thread for this key and value type");
+  static constexpr auto kernel = cluster_sort_kernel<shape, Value>;
+
+  // The most blocks one cluster of this shape can have on the current device: 0 before
+  // sm_90 (no clusters); below shape::max_blocks where the GPU's layout allows fewer. Asked
+  // once per device; the first call also grants the kernel its shared memory there.
+  static int max_blocks() {
+    constexpr int devices = 64;
+    static std::atomic<int> known[devices];  // 0: not asked yet, else blocks + 1
+    int device = 0;
+    detail::check_cuda(cudaGetDevice(&device), "cluster sort: querying the current device");
+    if (device < devices) {
+      const int cached = known[device].load(std::memory_order_relaxed);
+      if (cached != 0) return cached - 1;
+    }
+    const int blocks = ask_max_blocks(device);
+    if (device < devices) known[device].store(blocks + 1, std::memory_order_relaxed);
+    return blocks;
+  }
+
+  static std::size_t capacity() { return std::size_t(shape::tile_items) * max_blocks(); }
+
+  // Sorts keys[0, n), n <= capacity(), in one launch on `stream`.
+  static void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t stream) {
+    using bits_type = typename shape::bits_type;
+    const bits_type flip =
+        descending ? descending_mask<bits_type>(shape::traits::bits) : bits_type(0);
+    const unsigned blocks = unsigned(tile_count(n, shape::tile_items));
+    cudaLaunchAttribute cluster_size{};
+    cluster_size.id = cudaLaunchAttributeClusterDimension;
+    cluster_size.val.clusterDim.x = blocks;
+    cluster_size.val.clusterDim.y = 1;
+    cluster_size.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(shape::block_threads);
+    config.dynamicSmemBytes = sizeof(storage_t);
+    config.stream = stream;
+    config.attrs = &cluster_size;
+    config.numAttrs = blocks > 1 ? 1 : 0;  // one block: a plain launch
+    detail::check_cuda(cudaLaunchKernelEx(&config, kernel, keys, values, int(n), flip),
+                       "radix sort: cluster_sort_kernel");
+  }
+
+ private:
+  static int ask_max_blocks(int device) {
+    int major = 0;
+    detail::check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+                       "cluster sort: querying the compute capability");
+    if (major < 9) return 0;
+    // Built without sm_90 code (PTX of an older target run by the JIT) the kernel is empty.
+    cudaFuncAttributes attributes{};
+    detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),
+                       "cluster sort: querying the kernel's attributes");
+    if (attributes.binaryVersion < 90 && attributes.ptxVersion < 90) return 0;
+    detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            int(sizeof(storage_t))),
+                       "cluster sort: granting the kernel its shared memory");
+    if (shape::max_blocks > 8)
+      detail::check_cuda(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+          "cluster sort: allowing clusters of more than 8 blocks");
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(shape::max_blocks);
+    config.blockDim = dim3(shape::block_threads);
+    config.dynamicSmemBytes = sizeof(storage_t);
+    int blocks = 0;
+    detail::check_cuda(cudaOccupancyMaxPotentialClusterSize(&blocks, kernel, &config),
+                       "cluster sort: querying the largest cluster");
+    return blocks < shape::max_blocks ? blocks : shape::max_blocks;
+  }
+};
+
+}  // namespace gpusort::backends::radix
