@@ -2,6 +2,7 @@
 // the sort call names *what*. Dispatch is plain overload resolution on the policy type.
 #pragma once
 
+#include "../policies/par_strategy.cuh"
 #include "../policies/tuning/sm90.cuh"
 #include "allocator.cuh"
 
@@ -53,6 +54,14 @@ inline constexpr bool is_execution_policy_v =
 // (radix family for radix keys ordered by less/greater) and from the size at run time.
 struct par_policy : execution_policy<par_policy> {};
 
+// As par, with the run-time choice pinned to one strategy for radix keys (where the strategy
+// cannot take the input, the one-sweep sort runs): for the tuning sweep, and for whoever
+// wants one code path at every size.
+template <par_strategy Strategy>
+struct pinned_par_policy : execution_policy<pinned_par_policy<Strategy>> {
+  static constexpr par_strategy strategy = Strategy;
+};
+
 // The Satish LSD radix sort; Tuning sets its tile shape.
 template <class Tuning = radix_tuning_sm90>
 struct radix_policy : execution_policy<radix_policy<Tuning>> {
@@ -74,6 +83,8 @@ struct merge_policy : execution_policy<merge_policy<Tuning>> {
 };
 
 inline constexpr par_policy par{};
+template <par_strategy Strategy>
+inline constexpr pinned_par_policy<Strategy> par_pinned{};
 inline constexpr radix_policy<> radix{};
 inline constexpr bucket_bitonic_policy<> bucket_bitonic{};
 inline constexpr merge_policy<> merge{};

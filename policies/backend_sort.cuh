@@ -4,11 +4,15 @@
 
 #include "../backends/bucket_bitonic/dispatch.cuh"
 #include "../backends/merge/dispatch.cuh"
+#include "../backends/radix/cluster_dispatch.cuh"
 #include "../backends/radix/dispatch.cuh"
 #include "../gpusort/execution_policy.cuh"
 #include "../gpusort/sort_request.cuh"
 #include "select.cuh"
+#include "tuning/par_table_default.cuh"
+#include "tuning/par_table_sm90.cuh"
 
+#include <cstddef>
 #include <type_traits>
 
 namespace gpusort {
@@ -44,6 +48,71 @@ void run_merge(const sort_request<Key, Value, Compare, Stable>& request) {
                                         request.allocator);
 }
 
+// The one-launch cluster sort in one tiling; false (nothing done) when n is more than one
+// cluster holds on this device.
+template <class Tiling, class Key, class Value, class Compare, bool Stable>
+bool run_cluster(const sort_request<Key, Value, Compare, Stable>& request) {
+  using sorter = backends::radix::cluster_sorter<Tiling, radix_tuning_sm90::digit_bits, Key,
+                                                 backend_value_t<Value>>;
+  if (request.count > sorter::capacity()) return false;
+  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
+  sorter::sort(request.keys, reinterpret_cast<backend_value_t<Value>*>(request.values),
+               request.count, descending, request.stream);
+  return true;
+}
+
+// The dispatch table of the current device's architecture.
+inline bool device_is_sm90() {
+  int device = 0, major = 0, minor = 0;
+  check_cuda(cudaGetDevice(&device), "gpusort::par: querying the current device");
+  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+             "gpusort::par: querying the compute capability");
+  check_cuda(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device),
+             "gpusort::par: querying the compute capability");
+  return major == 9 && minor == 0;
+}
+
+template <class Key, class Value, class Compare>
+par_strategy par_strategy_for(std::size_t n) {
+  constexpr bool with_values = !std::is_same_v<Value, no_values>;
+  constexpr bool merge_allowed = std::is_integral_v<Key>;  // same order as the radix sort
+  return device_is_sm90() ? choose_par_strategy(par_table_sm90, int(sizeof(Key)), with_values, n,
+                                                merge_allowed)
+                          : choose_par_strategy(par_table_default, int(sizeof(Key)), with_values,
+                                                n, merge_allowed);
+}
+
+// gpusort::par on radix keys: the strategy the table names, run. No synchronisation, no
+// device-to-host copy: n and the device's properties decide.
+template <class Key, class Value, class Compare, bool Stable>
+void run_par_strategy(par_strategy strategy,
+                      const sort_request<Key, Value, Compare, Stable>& request) {
+  switch (strategy) {
+    case par_strategy::cluster_small:
+      if (run_cluster<cluster_tiling_small_sm90>(request)) return;
+      break;
+    case par_strategy::cluster_medium:
+      if (run_cluster<cluster_tiling_medium_sm90>(request)) return;
+      break;
+    case par_strategy::cluster_large:
+      if (run_cluster<cluster_tiling_large_sm90>(request)) return;
+      break;
+    case par_strategy::merge:
+      if constexpr (std::is_integral_v<Key>) {
+        // Stable even for sort_by_key: par on radix keys is stable at every size.
+        const sort_request<Key, Value, Compare, true> stable{request.keys,   request.values,
+                                                             request.count,  request.comp,
+                                                             request.stream, request.allocator};
+        run_merge<merge_tuning_sm90>(stable);
+        return;
+      }
+      break;
+    case par_strategy::onesweep:
+      break;
+  }
+  run_radix<radix_tuning_sm90>(request);
+}
+
 }  // namespace detail
 
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
@@ -59,7 +128,7 @@ void backend_sort(const radix_policy<Tuning>&, const sort_request<Key, Value, Co
 template <class Key, class Value, class Compare, bool Stable>
 void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
-    detail::run_radix<radix_tuning_sm90>(request);
+    detail::run_par_strategy(detail::par_strategy_for<Key, Value, Compare>(request.count), request);
   } else {
     static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
                   "gpusort::par: no backend can sort this key type with this comparator. The "
@@ -67,6 +136,15 @@ void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Sta
                   "a comparator callable on the device as bool(const Key&, const Key&).");
     detail::run_merge<merge_tuning_sm90>(request);
   }
+}
+
+template <par_strategy Strategy, class Key, class Value, class Compare, bool Stable>
+void backend_sort(const pinned_par_policy<Strategy>&,
+                  const sort_request<Key, Value, Compare, Stable>& request) {
+  if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>)
+    detail::run_par_strategy(Strategy, request);
+  else
+    backend_sort(par, request);
 }
 
 template <class Tuning, class Key, class Value, class Compare, bool Stable>

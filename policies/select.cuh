@@ -1,9 +1,12 @@
-// Compile-time choice of a backend from (key type, comparator) traits.
+// gpusort::par's choice of a backend: at compile time from (key type, comparator) traits,
+// at run time from the size through a measured dispatch table (tuning/par_table_*.cuh).
 #pragma once
 
 #include "comparator_traits.cuh"
+#include "par_strategy.cuh"
 #include "key_traits.cuh"
 
+#include <cstddef>
 #include <type_traits>
 
 namespace gpusort {
@@ -57,6 +60,36 @@ template <class Key, class Compare>
 using automatic_backend_t =
     std::conditional_t<backend_can_serve_v<radix_backend, Key, Compare>, radix_backend,
                        merge_backend>;
+
+// One row of a dispatch table: for keys of `key_bytes` bytes, keys only or with values,
+// `strategy` is the fastest up to `max_n` keys (rows of a class in increasing max_n).
+struct par_dispatch_row {
+  int key_bytes;
+  bool with_values;
+  std::size_t max_n;
+  par_strategy strategy;
+};
+
+// The first row of the key's class that covers n; beyond the last, the one-sweep sort.
+// Keys narrower than the table's narrowest class use that class (fewer passes only make
+// the small-input strategies better), wider ones the widest. Rows the caller cannot run
+// (`merge_allowed` false) are passed over.
+template <std::size_t Rows>
+constexpr par_strategy choose_par_strategy(const par_dispatch_row (&table)[Rows], int key_bytes,
+                                           bool with_values, std::size_t n, bool merge_allowed) {
+  int narrowest = 0, widest = 0;
+  for (const par_dispatch_row& row : table) {
+    if (narrowest == 0 || row.key_bytes < narrowest) narrowest = row.key_bytes;
+    if (row.key_bytes > widest) widest = row.key_bytes;
+  }
+  const int key_class = key_bytes < narrowest ? narrowest : key_bytes > widest ? widest : key_bytes;
+  for (const par_dispatch_row& row : table) {
+    if (row.key_bytes != key_class || row.with_values != with_values || n > row.max_n) continue;
+    if (row.strategy == par_strategy::merge && !merge_allowed) continue;
+    return row.strategy;
+  }
+  return par_strategy::onesweep;
+}
 
 namespace detail {
 template <class...>

@@ -28,14 +28,17 @@ TYPED_TEST_P(RadixSort, LargeUniformInput) {
   }
 }
 
-TYPED_TEST_P(RadixSort, ParSortsRadixKeysTheSameWay) {
-  for (bool descending : {false, true}) {
-    expect_sorts_keys<TypeParam>(gpusort::par, 100003, distribution::few_distinct, descending, 9);
-    expect_sorts_pairs<TypeParam>(gpusort::par, 100003, distribution::uniform, descending, 10);
-  }
+// par picks by size: the cluster sort's tilings at small sizes (merge for some integer
+// widths), the one-sweep sort above; each must give the radix order bit for bit.
+TYPED_TEST_P(RadixSort, ParSortsRadixKeysTheSameWayAtEverySize) {
+  for (std::size_t n : capped({2, 1000, 4097, 40000, 100003, 300007}))
+    for (bool descending : {false, true}) {
+      expect_sorts_keys<TypeParam>(gpusort::par, n, distribution::few_distinct, descending, 9);
+      expect_sorts_pairs<TypeParam>(gpusort::par, n, distribution::uniform, descending, 10);
+    }
 }
 
 REGISTER_TYPED_TEST_SUITE_P(RadixSort, KeysMatchStdStableSort, PairsAreStableWithIndexPayloads,
-                            LargeUniformInput, ParSortsRadixKeysTheSameWay);
+                            LargeUniformInput, ParSortsRadixKeysTheSameWayAtEverySize);
 
 }  // namespace gpusort::test

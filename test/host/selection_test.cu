@@ -120,3 +120,95 @@ TEST(Errors, CarryTheCudaErrorAndWhatGpusortWasDoing) {
 }
 
 }  // namespace
+
+// ---- par's run-time choice: the dispatch table -----------------------------------------
+
+namespace {
+
+using gpusort::par_dispatch_row;
+using gpusort::par_strategy;
+
+constexpr par_dispatch_row example_table[] = {
+    {4, false, 1000, par_strategy::cluster_small},
+    {4, false, 5000, par_strategy::cluster_large},
+    {4, true, 2000, par_strategy::cluster_medium},
+    {8, false, 300, par_strategy::merge},
+    {8, false, 4000, par_strategy::cluster_small},
+};
+
+TEST(ParDispatch, EachRowCoversSizesUpToItsLimitThenTheNextRowTakesOver) {
+  using gpusort::choose_par_strategy;
+  EXPECT_EQ(choose_par_strategy(example_table, 4, false, 2, true), par_strategy::cluster_small);
+  EXPECT_EQ(choose_par_strategy(example_table, 4, false, 1000, true), par_strategy::cluster_small);
+  EXPECT_EQ(choose_par_strategy(example_table, 4, false, 1001, true), par_strategy::cluster_large);
+  EXPECT_EQ(choose_par_strategy(example_table, 4, false, 5000, true), par_strategy::cluster_large);
+  EXPECT_EQ(choose_par_strategy(example_table, 4, false, 5001, true), par_strategy::onesweep);
+  EXPECT_EQ(choose_par_strategy(example_table, 4, true, 2000, true), par_strategy::cluster_medium);
+  EXPECT_EQ(choose_par_strategy(example_table, 4, true, 2001, true), par_strategy::onesweep);
+}
+
+TEST(ParDispatch, MergeRowsArePassedOverWhereMergeWouldChangeTheOrder) {
+  using gpusort::choose_par_strategy;
+  EXPECT_EQ(choose_par_strategy(example_table, 8, false, 300, true), par_strategy::merge);
+  EXPECT_EQ(choose_par_strategy(example_table, 8, false, 300, false), par_strategy::cluster_small);
+  EXPECT_EQ(choose_par_strategy(example_table, 8, false, 301, true), par_strategy::cluster_small);
+}
+
+TEST(ParDispatch, KeysOutsideTheTablesWidthsUseTheNearestClass) {
+  using gpusort::choose_par_strategy;
+  EXPECT_EQ(choose_par_strategy(example_table, 1, false, 800, true), par_strategy::cluster_small);
+  EXPECT_EQ(choose_par_strategy(example_table, 2, true, 2000, true), par_strategy::cluster_medium);
+  EXPECT_EQ(choose_par_strategy(example_table, 16, false, 4000, false), par_strategy::cluster_small);
+}
+
+// The committed tables: every class's rows grow in n, and a cluster row never asks for more
+// keys than 16 blocks of its tiling hold (else par would silently fall back).
+template <std::size_t Rows>
+void expect_well_formed(const par_dispatch_row (&table)[Rows]) {
+  for (std::size_t i = 0; i < Rows; ++i)
+    for (std::size_t j = i + 1; j < Rows; ++j)
+      if (table[i].key_bytes == table[j].key_bytes && table[i].with_values == table[j].with_values)
+        EXPECT_LT(table[i].max_n, table[j].max_n) << "rows " << i << " and " << j;
+}
+
+template <class Tiling, class Key, class Value>
+constexpr std::size_t cluster_capacity() {
+  return std::size_t(gpusort::backends::radix::cluster_shape<Tiling, 8, Key, Value>::capacity);
+}
+
+template <class Key, class Value>
+std::size_t capacity_of(par_strategy strategy) {
+  switch (strategy) {
+    case par_strategy::cluster_small:
+      return cluster_capacity<gpusort::cluster_tiling_small_sm90, Key, Value>();
+    case par_strategy::cluster_medium:
+      return cluster_capacity<gpusort::cluster_tiling_medium_sm90, Key, Value>();
+    case par_strategy::cluster_large:
+      return cluster_capacity<gpusort::cluster_tiling_large_sm90, Key, Value>();
+    default:
+      return ~std::size_t(0);
+  }
+}
+
+template <std::size_t Rows>
+void expect_clusters_hold_their_rows(const par_dispatch_row (&table)[Rows]) {
+  using gpusort::backends::no_values_tag;
+  for (const par_dispatch_row& row : table) {
+    const std::size_t capacity =
+        row.key_bytes == 4
+            ? (row.with_values ? capacity_of<std::uint32_t, std::uint32_t>(row.strategy)
+                               : capacity_of<std::uint32_t, no_values_tag>(row.strategy))
+            : (row.with_values ? capacity_of<std::uint64_t, std::uint32_t>(row.strategy)
+                               : capacity_of<std::uint64_t, no_values_tag>(row.strategy));
+    EXPECT_LE(row.max_n, capacity) << "key bytes " << row.key_bytes << " max_n " << row.max_n;
+  }
+}
+
+TEST(ParDispatch, CommittedTablesAreOrderedByNAndFitTheirClusters) {
+  expect_well_formed(gpusort::par_table_sm90);
+  expect_well_formed(gpusort::par_table_default);
+  expect_clusters_hold_their_rows(gpusort::par_table_sm90);
+  expect_clusters_hold_their_rows(gpusort::par_table_default);
+}
+
+}  // namespace

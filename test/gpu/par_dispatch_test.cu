@@ -1,0 +1,100 @@
+// gpusort::par's run-time dispatch on the GPU: every size boundary of the committed sm_90
+// table (threshold - 1, threshold, threshold + 1) for keys and pairs, and each cluster-sort
+// tiling pinned at its own edges (one block, a block and one key, a full cluster).
+#include "../support/gpu.cuh"
+#include "../support/sort_checks.cuh"
+
+#include <gpusort/sort.cuh>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+namespace gpusort::test {
+namespace {
+
+class ParDispatch : public GpuTest {};
+
+// The sizes around every threshold of `key_bytes`-byte keys in the sm_90 table.
+std::vector<std::size_t> table_boundaries(int key_bytes, bool with_values) {
+  std::set<std::size_t> sizes;
+  for (const par_dispatch_row& row : par_table_sm90)
+    if (row.key_bytes == key_bytes && row.with_values == with_values)
+      for (std::size_t n : {row.max_n - 1, row.max_n, row.max_n + 1}) sizes.insert(n);
+  return capped({sizes.begin(), sizes.end()});
+}
+
+template <class Key>
+void expect_par_sorts_around_thresholds() {
+  for (std::size_t n : table_boundaries(int(sizeof(Key)), false))
+    for (bool descending : {false, true})
+      for (distribution d : {distribution::uniform, distribution::few_distinct})
+        expect_sorts_keys<Key>(par, n, d, descending, seed_for(n, d, sizeof(Key)));
+  for (std::size_t n : table_boundaries(int(sizeof(Key)), true))
+    for (bool descending : {false, true})
+      expect_sorts_pairs<Key>(par, n, distribution::few_distinct, descending,
+                              seed_for(n, distribution::few_distinct, sizeof(Key)) + 1);
+}
+
+TEST_F(ParDispatch, FourByteKeysSortAtEveryThresholdOfTheTable) {
+  expect_par_sorts_around_thresholds<std::uint32_t>();
+  expect_par_sorts_around_thresholds<float>();
+}
+
+TEST_F(ParDispatch, EightByteKeysSortAtEveryThresholdOfTheTable) {
+  expect_par_sorts_around_thresholds<std::uint64_t>();
+  expect_par_sorts_around_thresholds<std::int64_t>();
+}
+
+// A tiling's edges: tiny inputs, one block's tile and one key past it, a full cluster of 16
+// blocks and one key past it (where par_pinned falls back to the one-sweep sort).
+template <par_strategy Strategy, class Tiling, class Key, class Value>
+std::vector<std::size_t> tiling_edges() {
+  constexpr std::size_t tile =
+      backends::radix::cluster_shape<Tiling, 8, Key, Value>::tile_items;
+  return capped({2, 3, 33, tile - 1, tile, tile + 1, 5 * tile + 7, 16 * tile - 1, 16 * tile,
+                 16 * tile + 1});
+}
+
+template <par_strategy Strategy, class Tiling, class Key>
+void expect_pinned_tiling_sorts() {
+  for (std::size_t n : tiling_edges<Strategy, Tiling, Key, backends::no_values_tag>())
+    for (bool descending : {false, true})
+      expect_sorts_keys<Key>(par_pinned<Strategy>, n, distribution::uniform, descending,
+                             seed_for(n, distribution::uniform, sizeof(Key)));
+  for (std::size_t n : tiling_edges<Strategy, Tiling, Key, std::uint32_t>())
+    expect_sorts_pairs<Key>(par_pinned<Strategy>, n, distribution::few_distinct, true,
+                            seed_for(n, distribution::few_distinct, sizeof(Key)) + 2);
+}
+
+TEST_F(ParDispatch, SmallTilesSortAtTheirEdges) {
+  expect_pinned_tiling_sorts<par_strategy::cluster_small, cluster_tiling_small_sm90,
+                             std::uint32_t>();
+  expect_pinned_tiling_sorts<par_strategy::cluster_small, cluster_tiling_small_sm90, double>();
+}
+
+TEST_F(ParDispatch, MediumTilesSortAtTheirEdges) {
+  expect_pinned_tiling_sorts<par_strategy::cluster_medium, cluster_tiling_medium_sm90,
+                             std::int32_t>();
+  expect_pinned_tiling_sorts<par_strategy::cluster_medium, cluster_tiling_medium_sm90,
+                             std::uint64_t>();
+}
+
+TEST_F(ParDispatch, LargeTilesSortAtTheirEdges) {
+  expect_pinned_tiling_sorts<par_strategy::cluster_large, cluster_tiling_large_sm90, float>();
+  expect_pinned_tiling_sorts<par_strategy::cluster_large, cluster_tiling_large_sm90,
+                             std::int64_t>();
+}
+
+// Every distribution (all keys equal: every pass single-digit; sorted; organ pipe; ...) at
+// a size that takes the cluster sort.
+TEST_F(ParDispatch, EveryDistributionThroughTheClusterSort) {
+  for (distribution d : distributions_for<std::uint32_t>())
+    for (bool descending : {false, true}) {
+      expect_sorts_keys<std::uint32_t>(par, 20011, d, descending, seed_for(20011, d, 4));
+      expect_sorts_pairs<std::uint32_t>(par, 3001, d, descending, seed_for(3001, d, 4) + 3);
+    }
+}
+
+}  // namespace
+}  // namespace gpusort::test
