@@ -4,6 +4,8 @@
 //   merge_bench.cu   gpusort::merge  vs cub::DeviceMergeSort   (backends merge, cub_merge)
 //   bucket_bitonic_bench.cu  gpusort::bucket_bitonic vs cub::DeviceRadixSort
 //                                                   (backends bucket_bitonic, cub_radix)
+//   par_bench.cu     gpusort::par    vs cub::DeviceRadixSort   (backends par, cub_radix), and
+//                    the sweep of par's strategies behind its dispatch table (sweep/...)
 //
 //   - uniformly random keys (floating point uniform in [-1e6, 1e6); values are the indices
 //     0..n-1), and for the bucket_bitonic rows also skewed ones (harness/random_keys.cuh),
@@ -115,6 +117,7 @@ int main(int argc, char** argv) {
     register_radix_benchmarks(context, max_log2);
     register_merge_benchmarks(context, max_log2);
     register_bucket_bitonic_benchmarks(context, max_log2);
+    register_par_benchmarks(context, max_log2);
     benchmark::RunSpecifiedBenchmarks();
     context.cases.clear();
   } catch (const std::exception& e) {

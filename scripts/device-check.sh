@@ -43,6 +43,8 @@ for step in "$@"; do
           --gtest_filter='-*Large*:*Huge*:*Par*:*ManyMoreTiles*' >> "$out/sanitize.log" 2>&1
         summary+=("memcheck $t: exit $?")
       done
+      compute-sanitizer --tool memcheck --error-exitcode 1 $build/test/par_dispatch_test >> "$out/sanitize.log" 2>&1
+      summary+=("memcheck par_dispatch_test: exit $?")
       for tool in racecheck synccheck; do
         compute-sanitizer --tool $tool --error-exitcode 1 $build/test/radix_unsigned_test \
           --gtest_filter='Unsigned/RadixSort/2.KeysMatchStdStableSort:Unsigned/RadixSort/3.PairsAreStableWithIndexPayloads' >> "$out/sanitize.log" 2>&1
@@ -53,13 +55,17 @@ for step in "$@"; do
         compute-sanitizer --tool $tool --error-exitcode 1 $build/test/bucket_bitonic_integer_test \
           --gtest_filter='Integer/BucketBitonicSort/0.SortGivesASortedPermutationOfTheInput:Integer/BucketBitonicSort/0.SortByKeyKeepsEveryValueWithItsKey' >> "$out/sanitize.log" 2>&1
         summary+=("$tool bucket_bitonic_integer_test: exit $?")
+        compute-sanitizer --tool $tool --error-exitcode 1 $build/test/par_dispatch_test \
+          --gtest_filter='ParDispatch.SmallTilesSortAtTheirEdges:ParDispatch.EveryDistributionThroughTheClusterSort' >> "$out/sanitize.log" 2>&1
+        summary+=("$tool par_dispatch_test: exit $?")
       done
       grep -E "ERROR SUMMARY|========= (Invalid|Race|Barrier)" "$out/sanitize.log" | sort | uniq -c | head -20
       ;;
     bench*)
       filter=${step#bench}; filter=${filter#=}
+      # GPUSORT_BENCH_ARGS: more Google Benchmark flags (e.g. --benchmark_min_time=0.05s).
       $build/bench/gpusort_bench --benchmark_out="$out/bench.json" --benchmark_out_format=json \
-        ${filter:+--benchmark_filter="$filter"} > "$out/bench.log" 2>&1
+        ${filter:+--benchmark_filter="$filter"} ${GPUSORT_BENCH_ARGS:-} > "$out/bench.log" 2>&1
       summary+=("bench: exit $? ($(grep -cE '^(stable_)?sort' "$out/bench.log") rows)")
       python3 scripts/bench_table.py "$out/bench.json" > "$out/bench.md" 2>&1 && cat "$out/bench.md"
       ;;

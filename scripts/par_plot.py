@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Plot gpusort::par against CUB over n, coloured by the strategy par's table picks.
+
+Usage:
+    scripts/par_plot.py results.json [policies/tuning/par_table_sm90.cuh] [out.png]
+
+results.json: gpusort_bench with the par rows and their CUB partners
+(--benchmark_filter='/(par|cub_radix)/(u32|f32|u64|u32\\+u32)/uniform/[0-9]+/'). One panel
+per type: par's speed ÷ CUB's (above 1: par is faster) against n on a log2 axis, each point
+in the colour of the strategy the table chooses there, with the issue's goals drawn in
+(3x up to 2^16, 1.5x from 2^18 to 2^22, 1x everywhere). Needs Debian's python3-matplotlib
+(installed with apt-get when missing, as scripts/bench_plot.py does).
+"""
+
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_plot import import_pyplot  # noqa: E402
+from bench_table import collect, key_value_bytes  # noqa: E402
+
+COLOURS = {"cluster_small": "tab:green", "cluster_medium": "tab:olive",
+           "cluster_large": "tab:cyan", "merge": "tab:purple", "onesweep": "tab:blue"}
+ROW = re.compile(r"\{(\d+), (true|false), (\d+), par_strategy::(\w+)\}")
+
+
+def read_table(path):
+    with open(path) as f:
+        return [(int(k), w == "true", int(n), s) for k, w, n, s in ROW.findall(f.read())]
+
+
+def chosen(table, key_bytes, with_values, n):
+    """choose_par_strategy (policies/select.cuh) for integer keys, in Python."""
+    widths = [k for k, _, _, _ in table]
+    key_class = min(max(key_bytes, min(widths)), max(widths))
+    for k, w, max_n, strategy in table:
+        if (k, w) == (key_class, with_values) and n <= max_n:
+            return strategy
+    return "onesweep"
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(__doc__)
+    here = os.path.dirname(os.path.abspath(__file__))
+    table_path = argv[2] if len(argv) > 2 else os.path.join(
+        here, "..", "policies", "tuning", "par_table_sm90.cuh")
+    out = argv[3] if len(argv) > 3 else os.path.splitext(argv[1])[0] + ".png"
+    with open(argv[1]) as f:
+        data = json.load(f)
+    results = collect(data.get("benchmarks", []))
+    table = read_table(table_path)
+    types = [t for t in ("u32", "f32", "u64", "u32+u32")
+             if any(b == "par" and ty == t for (_, b, ty, _, _) in results)]
+    pyplot = import_pyplot()
+    figure, axes = pyplot.subplots(1, len(types), figsize=(4.2 * len(types), 3.6), squeeze=False)
+    for axis, type_field in zip(axes[0], types):
+        key_bytes, value_bytes = key_value_bytes(type_field)
+        points = []
+        for (op, backend, t, dist, n), sample in results.items():
+            if backend != "par" or t != type_field or "error" in sample:
+                continue
+            cub = results.get((op, "cub_radix", t, dist, n))
+            if cub and "error" not in cub and cub["keys_per_s"]:
+                strategy = chosen(table, key_bytes, value_bytes > 0, n)
+                if strategy == "merge" and type_field.startswith("f"):
+                    strategy = "onesweep"  # par never merges floats
+                points.append((n, sample["keys_per_s"] / cub["keys_per_s"], strategy))
+        points.sort()
+        axis.plot([p[0] for p in points], [p[1] for p in points], color="0.7", zorder=1)
+        for strategy, colour in COLOURS.items():
+            mine = [p for p in points if p[2] == strategy]
+            if mine:
+                axis.scatter([p[0] for p in mine], [p[1] for p in mine], color=colour,
+                             label=strategy, zorder=2, s=18)
+        axis.axhline(1.0, color="black", linewidth=0.8)
+        axis.plot([2 ** 10, 2 ** 16], [3, 3], color="tab:red", linestyle="--", linewidth=0.8)
+        axis.plot([2 ** 18, 2 ** 22], [1.5, 1.5], color="tab:red", linestyle="--", linewidth=0.8)
+        axis.set_xscale("log", base=2)
+        axis.set_title(f"{type_field}: par ÷ CUB")
+        axis.set_xlabel("n (keys)")
+        axis.grid(True, which="both", linewidth=0.3)
+    axes[0][0].set_ylabel("speed-up over cub::DeviceRadixSort")
+    axes[0][0].legend(fontsize=7, loc="upper right")
+    context = data.get("context", {})
+    figure.suptitle(f"gpusort::par vs CUB, {context.get('gpu', '')}, "
+                    f"{context.get('date', '')[:10]} (dashed: the issue's goals)", fontsize=9)
+    figure.tight_layout()
+    figure.savefig(out, dpi=110)
+    print(out)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
