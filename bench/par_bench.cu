@@ -8,7 +8,7 @@
 //   The CUB rows at even powers of two are radix_bench.cu's (same names, same data).
 //   --benchmark_filter='/(par|cub_radix)/(u32|f32|u64|u32\+u32)/uniform/[0-9]+/' runs these.
 //   sweep/<strategy>/<type>/uniform/<n>: gpusort::par_pinned<strategy> for u32 and u64 keys,
-//   u32+u32 and u64+u32 pairs, n = 2^10 ... 2^19 in steps of 2^(1/2) (strategies only where
+//   u32+u32 and u64+u32 pairs, n = 2^10 ... 2^22 in steps of 2^(1/2) (strategies only where
 //   their cluster holds n). --benchmark_filter=sweep/ runs these; scripts/par_table.py turns
 //   them into policies/tuning/par_table_sm90.cuh.
 // Verification as everywhere: par is stable on radix keys, so its output equals CUB's.
@@ -51,8 +51,8 @@ constexpr const char* strategy_name(gpusort::par_strategy strategy) {
   switch (strategy) {
     case gpusort::par_strategy::cluster_small: return "cluster_small";
     case gpusort::par_strategy::cluster_medium: return "cluster_medium";
-    case gpusort::par_strategy::cluster_large: return "cluster_large";
     case gpusort::par_strategy::merge: return "merge";
+    case gpusort::par_strategy::onesweep_small_tiles: return "onesweep_small_tiles";
     case gpusort::par_strategy::onesweep: return "onesweep";
   }
   return "?";
@@ -74,8 +74,6 @@ constexpr std::size_t strategy_limit() {
     return cluster_capacity<gpusort::cluster_tiling_small_sm90, Key, Value>();
   else if constexpr (Strategy == par_strategy::cluster_medium)
     return cluster_capacity<gpusort::cluster_tiling_medium_sm90, Key, Value>();
-  else if constexpr (Strategy == par_strategy::cluster_large)
-    return cluster_capacity<gpusort::cluster_tiling_large_sm90, Key, Value>();
   else
     return ~std::size_t(0);
 }
@@ -84,7 +82,7 @@ template <gpusort::par_strategy Strategy, class Key, class Value = keys_only>
 void register_sweep_strategy(bench_context& context) {
   using sweep_case = sort_case<Key, Value>;
   using cached = verified_case<sweep_case, gpusort::par_pinned<Strategy>>;
-  for (int half_steps = 20; half_steps <= 38; ++half_steps) {
+  for (int half_steps = 20; half_steps <= 44; ++half_steps) {
     const auto n = static_cast<std::size_t>(std::llround(std::exp2(half_steps / 2.0)));
     if (n > strategy_limit<Strategy, Key, Value>()) break;
     const std::string name = std::string("sweep/") + strategy_name(Strategy) + "/" +
@@ -98,8 +96,8 @@ void register_sweep_type(bench_context& context) {
   using gpusort::par_strategy;
   register_sweep_strategy<par_strategy::cluster_small, Key, Value>(context);
   register_sweep_strategy<par_strategy::cluster_medium, Key, Value>(context);
-  register_sweep_strategy<par_strategy::cluster_large, Key, Value>(context);
   register_sweep_strategy<par_strategy::merge, Key, Value>(context);
+  register_sweep_strategy<par_strategy::onesweep_small_tiles, Key, Value>(context);
   register_sweep_strategy<par_strategy::onesweep, Key, Value>(context);
 }
 

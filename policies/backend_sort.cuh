@@ -94,9 +94,6 @@ void run_par_strategy(par_strategy strategy,
     case par_strategy::cluster_medium:
       if (run_cluster<cluster_tiling_medium_sm90>(request)) return;
       break;
-    case par_strategy::cluster_large:
-      if (run_cluster<cluster_tiling_large_sm90>(request)) return;
-      break;
     case par_strategy::merge:
       if constexpr (std::is_integral_v<Key>) {
         // Stable even for sort_by_key: par on radix keys is stable at every size.
@@ -107,6 +104,9 @@ void run_par_strategy(par_strategy strategy,
         return;
       }
       break;
+    case par_strategy::onesweep_small_tiles:
+      run_radix<radix_tuning_small_tiles_sm90>(request);
+      return;
     case par_strategy::onesweep:
       break;
   }

@@ -3,9 +3,16 @@
 
 namespace gpusort {
 
-// The one-launch cluster sort in one of its three tilings (small, medium or large tiles per
-// block; backends/radix/cluster_kernels.cuh), the comparison sort (integer keys only, where
-// its order is the radix order), or the one-sweep radix sort.
-enum class par_strategy { cluster_small, cluster_medium, cluster_large, merge, onesweep };
+// The one-launch cluster sort in one of its two tilings (small or medium tiles per block;
+// backends/radix/cluster_kernels.cuh), the comparison sort (integer keys only, where
+// its order is the radix order), or the one-sweep radix sort with small tiles (mid sizes) or
+// its own (large sizes).
+enum class par_strategy {
+  cluster_small,
+  cluster_medium,
+  merge,
+  onesweep_small_tiles,
+  onesweep
+};
 
 }  // namespace gpusort

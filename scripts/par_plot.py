@@ -22,7 +22,8 @@ from bench_plot import import_pyplot  # noqa: E402
 from bench_table import collect, key_value_bytes  # noqa: E402
 
 COLOURS = {"cluster_small": "tab:green", "cluster_medium": "tab:olive",
-           "cluster_large": "tab:cyan", "merge": "tab:purple", "onesweep": "tab:blue"}
+           "merge": "tab:purple",
+           "onesweep_small_tiles": "tab:orange", "onesweep": "tab:blue"}
 ROW = re.compile(r"\{(\d+), (true|false), (\d+), par_strategy::(\w+)\}")
 
 

@@ -19,7 +19,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_table import collect, key_value_bytes  # noqa: E402
 
-STRATEGIES = ("cluster_small", "cluster_medium", "cluster_large", "merge", "onesweep")
+STRATEGIES = ("cluster_small", "cluster_medium", "merge",
+              "onesweep_small_tiles", "onesweep")
 
 
 def winners(results):

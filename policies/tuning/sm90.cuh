@@ -41,15 +41,27 @@ struct radix_tuning_sm90 {
   static constexpr std::size_t max_portion_keys = std::size_t(1) << 29;
 };
 
+// The one-sweep passes with small tiles, for gpusort::par at mid sizes: 2^18 keys are 36
+// tiles of radix_tuning_sm90 (a quarter of the SMs busy, each pass as long as one tile
+// takes) but 128 of these. Chosen by n through par's dispatch table.
+struct radix_tuning_small_tiles_sm90 : radix_tuning_sm90 {
+  static constexpr int block_threads = 256;
+  static constexpr int items_per_thread = 8;
+  static constexpr int items_per_thread_with_values = 8;
+  static constexpr int onesweep_blocks_per_multiprocessor = 4;
+  static constexpr int onesweep_blocks_per_multiprocessor_with_values = 4;
+};
+
 // Small inputs: gpusort::par's one-launch radix sort, one thread-block cluster holding the
 // whole input in its blocks' shared memory (backends/radix/cluster_kernels.cuh). Each block
 // owns block_threads x items_per_thread keys (fewer items for wide keys or values, so that
 // the block's buffers fit shared_bytes), a cluster has up to max_cluster_blocks (16 needs
 // sm_90's non-portable cluster size). Smaller tiles spread a given n over more SMs but hold
-// fewer keys: three tilings, chosen by n through par's dispatch table (par_table_sm90.cuh).
+// fewer keys: two tilings, chosen by n through par's dispatch table (par_table_sm90.cuh).
 // H200, one sort, u32 keys (CUB: 13 us at 1K, 48 us at 16K, 53 us at 64K): 256 x 8 tiles
-// 14 us at 1K, 19 us at 16K; 512 x 8: 29 us at 64K; 512 x 16: 42 us at 128K; 1024 x 16
-// (spills at 64 registers) 70 us at 256K, slower than the one-sweep sort there.
+// 13 us at 1K, 21 us at 16K; 512 x 8: 33 us at 64K. Larger tiles lose to the one-sweep sort
+// with small tiles: 512 x 16 45 us at 128K (one-sweep 43); 1024 x 16 (spills at 64
+// registers) 70 us at 256K (49).
 struct cluster_tiling_small_sm90 {
   static constexpr int block_threads = 256;
   static constexpr int items_per_thread = 8;
@@ -58,9 +70,6 @@ struct cluster_tiling_small_sm90 {
 };
 struct cluster_tiling_medium_sm90 : cluster_tiling_small_sm90 {
   static constexpr int block_threads = 512;
-};
-struct cluster_tiling_large_sm90 : cluster_tiling_medium_sm90 {
-  static constexpr int items_per_thread = 16;
 };
 
 // Comparison backend (bitonic tiles + merge path merges). Same way to derive and shadow.

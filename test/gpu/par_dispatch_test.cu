@@ -1,6 +1,7 @@
 // gpusort::par's run-time dispatch on the GPU: every size boundary of the committed sm_90
 // table (threshold - 1, threshold, threshold + 1) for keys and pairs, and each cluster-sort
-// tiling pinned at its own edges (one block, a block and one key, a full cluster).
+// tiling pinned at its own edges (one block, a block and one key, a full cluster), and the
+// one-sweep sort with small tiles.
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
 
@@ -78,12 +79,27 @@ TEST_F(ParDispatch, MediumTilesSortAtTheirEdges) {
                              std::int32_t>();
   expect_pinned_tiling_sorts<par_strategy::cluster_medium, cluster_tiling_medium_sm90,
                              std::uint64_t>();
+  expect_pinned_tiling_sorts<par_strategy::cluster_medium, cluster_tiling_medium_sm90, float>();
 }
 
-TEST_F(ParDispatch, LargeTilesSortAtTheirEdges) {
-  expect_pinned_tiling_sorts<par_strategy::cluster_large, cluster_tiling_large_sm90, float>();
-  expect_pinned_tiling_sorts<par_strategy::cluster_large, cluster_tiling_large_sm90,
-                             std::int64_t>();
+// The one-sweep sort with par's small tiles: one tile, a tile and one key, many tiles.
+template <class Key>
+void expect_small_tile_onesweep_sorts() {
+  constexpr par_strategy strategy = par_strategy::onesweep_small_tiles;
+  constexpr std::size_t tile = radix_tuning_small_tiles_sm90::block_threads *
+                               radix_tuning_small_tiles_sm90::items_per_thread;
+  for (std::size_t n : capped({2, tile - 1, tile, tile + 1, 100003, 1000003}))
+    for (bool descending : {false, true}) {
+      expect_sorts_keys<Key>(par_pinned<strategy>, n, distribution::uniform, descending,
+                             seed_for(n, distribution::uniform, sizeof(Key)));
+      expect_sorts_pairs<Key>(par_pinned<strategy>, n, distribution::few_distinct, descending,
+                              seed_for(n, distribution::few_distinct, sizeof(Key)) + 4);
+    }
+}
+
+TEST_F(ParDispatch, SmallTileOneSweepSorts) {
+  expect_small_tile_onesweep_sorts<std::uint32_t>();
+  expect_small_tile_onesweep_sorts<double>();
 }
 
 // Every distribution (all keys equal: every pass single-digit; sorted; organ pipe; ...) at

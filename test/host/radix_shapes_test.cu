@@ -19,9 +19,9 @@ namespace {
 constexpr std::size_t sm90_shared_per_multiprocessor = 227 * 1024;
 constexpr std::size_t sm90_shared_per_block = 227 * 1024;
 
-template <class Key, class Value>
+template <class Key, class Value, class Tuning = gpusort::radix_tuning_sm90>
 void expect_tile_fits() {
-  using tile = radix::onesweep_tile<gpusort::radix_tuning_sm90, Key, Value>;
+  using tile = radix::onesweep_tile<Tuning, Key, Value>;
   using shape = typename tile::shape;
   using storage = typename tile::storage_t;
   SCOPED_TRACE(testing::Message() << sizeof(Key) << "-byte keys, " << sizeof(Value)
@@ -63,4 +63,13 @@ TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
   using wide = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint64_t, std::uint32_t>;
   EXPECT_EQ(radix::dynamic_shared_bytes<narrow::storage_t>, 0);
   EXPECT_GT(radix::dynamic_shared_bytes<wide::storage_t>, 0);
+}
+
+TEST(RadixShapes, ParsSmallTilesFitTheSharedMemoryOfAnSm90) {
+  using small_tiles = gpusort::radix_tuning_small_tiles_sm90;
+  expect_tile_fits<std::uint32_t, no_values_tag, small_tiles>();
+  expect_tile_fits<std::uint64_t, no_values_tag, small_tiles>();
+  expect_tile_fits<std::uint32_t, std::uint32_t, small_tiles>();
+  expect_tile_fits<std::uint64_t, std::uint64_t, small_tiles>();
+  expect_tile_fits<double, double, small_tiles>();
 }

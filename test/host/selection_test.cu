@@ -130,7 +130,7 @@ using gpusort::par_strategy;
 
 constexpr par_dispatch_row example_table[] = {
     {4, false, 1000, par_strategy::cluster_small},
-    {4, false, 5000, par_strategy::cluster_large},
+    {4, false, 5000, par_strategy::cluster_medium},
     {4, true, 2000, par_strategy::cluster_medium},
     {8, false, 300, par_strategy::merge},
     {8, false, 4000, par_strategy::cluster_small},
@@ -140,8 +140,8 @@ TEST(ParDispatch, EachRowCoversSizesUpToItsLimitThenTheNextRowTakesOver) {
   using gpusort::choose_par_strategy;
   EXPECT_EQ(choose_par_strategy(example_table, 4, false, 2, true), par_strategy::cluster_small);
   EXPECT_EQ(choose_par_strategy(example_table, 4, false, 1000, true), par_strategy::cluster_small);
-  EXPECT_EQ(choose_par_strategy(example_table, 4, false, 1001, true), par_strategy::cluster_large);
-  EXPECT_EQ(choose_par_strategy(example_table, 4, false, 5000, true), par_strategy::cluster_large);
+  EXPECT_EQ(choose_par_strategy(example_table, 4, false, 1001, true), par_strategy::cluster_medium);
+  EXPECT_EQ(choose_par_strategy(example_table, 4, false, 5000, true), par_strategy::cluster_medium);
   EXPECT_EQ(choose_par_strategy(example_table, 4, false, 5001, true), par_strategy::onesweep);
   EXPECT_EQ(choose_par_strategy(example_table, 4, true, 2000, true), par_strategy::cluster_medium);
   EXPECT_EQ(choose_par_strategy(example_table, 4, true, 2001, true), par_strategy::onesweep);
@@ -183,8 +183,6 @@ std::size_t capacity_of(par_strategy strategy) {
       return cluster_capacity<gpusort::cluster_tiling_small_sm90, Key, Value>();
     case par_strategy::cluster_medium:
       return cluster_capacity<gpusort::cluster_tiling_medium_sm90, Key, Value>();
-    case par_strategy::cluster_large:
-      return cluster_capacity<gpusort::cluster_tiling_large_sm90, Key, Value>();
     default:
       return ~std::size_t(0);
   }
