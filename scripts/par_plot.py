@@ -75,7 +75,7 @@ def main(argv):
             mine = [p for p in points if p[2] == strategy]
             if mine:
                 axis.scatter([p[0] for p in mine], [p[1] for p in mine], color=colour,
-                             label=strategy, zorder=2, s=18)
+                             zorder=2, s=18)
         axis.axhline(1.0, color="black", linewidth=0.8)
         axis.plot([2 ** 10, 2 ** 16], [3, 3], color="tab:red", linestyle="--", linewidth=0.8)
         axis.plot([2 ** 18, 2 ** 22], [1.5, 1.5], color="tab:red", linestyle="--", linewidth=0.8)
@@ -84,6 +84,8 @@ def main(argv):
         axis.set_xlabel("n (keys)")
         axis.grid(True, which="both", linewidth=0.3)
     axes[0][0].set_ylabel("speed-up over cub::DeviceRadixSort")
+    for strategy, colour in COLOURS.items():  # one legend entry per strategy, in every figure
+        axes[0][0].scatter([], [], color=colour, label=strategy, s=18)
     axes[0][0].legend(fontsize=7, loc="upper right")
     context = data.get("context", {})
     figure.suptitle(f"gpusort::par vs CUB, {context.get('gpu', '')}, "
