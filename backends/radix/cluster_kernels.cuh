@@ -13,6 +13,7 @@
 //   scatter   the staged keys to the blocks that own their new positions, consecutive threads
 //             to consecutive addresses; the last pass writes to global memory instead
 //   (cluster barrier: every block has received its keys for the next pass)
+// A cluster of one block skips everything after the rank: each key's rank is its place.
 #pragma once
 
 #include "../../policies/key_traits.cuh"
@@ -124,7 +125,7 @@ struct cluster_block {
   int n;
   int count;         // keys this block owns
   bits_type flip;
-  bool alone;        // a cluster of one block: block barriers and plain shared memory suffice
+  bool alone;        // a cluster of one block: block barriers and its own buffer suffice
 
   __device__ __forceinline__ void sync_cluster() const {
     if (alone)
@@ -167,6 +168,10 @@ struct cluster_block {
                   digit_prefix,
                   keep_block_counts<bins_per_thread>{shared.digit_counts, digits,
                                                      tile_items - count, counts});
+    if (alone) {
+      keep_in_rank_order(ranks, tile_keys, tile_values, keys_out, values_out);
+      return;
+    }
     __syncthreads();  // the rank is done with its counters: the staging takes the keys
 #pragma unroll
     for (int j = 0; j < items; ++j) {
@@ -234,6 +239,32 @@ struct cluster_block {
         if (warp_striped(j) < count) shared.staging.values[ranks[j]] = tile_values[j];
       __syncthreads();
       scatter(shared.staging.values, shared.values, values_out);
+    }
+  }
+
+  // A block alone holds the whole input: a key's rank is its place in the output, so the
+  // keys go straight to their places in the block's buffer (every thread has read its keys
+  // out of it: the rank has barriers), and the last pass copies the buffer out coalesced.
+  __device__ __forceinline__ void keep_in_rank_order(const int (&ranks)[items],
+                                                     const key_type (&tile_keys)[items],
+                                                     const Value (&tile_values)[items],
+                                                     key_type* keys_out, Value* values_out) {
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      if (warp_striped(j) < count) {
+        shared.keys[ranks[j]] = tile_keys[j];
+        if constexpr (Shape::has_values) shared.values[ranks[j]] = tile_values[j];
+      }
+    }
+    if (keys_out == nullptr) return;
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int i = j * threads + int(threadIdx.x);
+      if (i < count) {
+        keys_out[i] = shared.keys[i];
+        if constexpr (Shape::has_values) values_out[i] = shared.values[i];
+      }
     }
   }
 
