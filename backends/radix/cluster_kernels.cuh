@@ -83,25 +83,14 @@ struct cluster_storage {
   int digit_counts[Shape::digits];  // this block's keys of each digit (read by the cluster)
   int digit_base[Shape::digits];    // output position of the block's first staged key of a
                                     // digit, minus that key's place in the staging
-  int same_digit_everywhere;
 };
 
-// Ranks' early-count callback: the block's count of each digit, for the other blocks.
-template <int BinsPerThread>
-struct keep_block_counts {
+// The rank's early counts go to the block's shared counts, read by the other blocks.
+struct keep_block_count {
   int* digit_counts;
-  int digits;
-  int padding;  // keys past the end of the last block, all counted in the top digit
-  int (&counts)[BinsPerThread];
 
-  __device__ __forceinline__ void operator()(int (&bins)[BinsPerThread]) {
-#pragma unroll
-    for (int b = 0; b < BinsPerThread; ++b) {
-      const int digit = int(threadIdx.x) * BinsPerThread + b;
-      if (digit >= digits) continue;
-      counts[b] = bins[b] - (digit == digits - 1 ? padding : 0);
-      digit_counts[digit] = counts[b];
-    }
+  __device__ __forceinline__ void operator()(int digit, int count) const {
+    digit_counts[digit] = count;
   }
 };
 
@@ -166,8 +155,8 @@ struct cluster_block {
     rank_t(shared.staging.rank)
         .RankKeys(tile_bits, ranks, pass_digit<bits_type>{pass_index, Shape::digit_bits},
                   digit_prefix,
-                  keep_block_counts<bins_per_thread>{shared.digit_counts, digits,
-                                                     tile_items - count, counts});
+                  tile_digit_counts<bins_per_thread, keep_block_count>{
+                      digits, tile_items - count, counts, keep_block_count{shared.digit_counts}});
     if (alone) {
       keep_in_rank_order(ranks, tile_keys, tile_values, keys_out, values_out);
       return;

@@ -32,6 +32,28 @@ struct pass_digit {
   }
 };
 
+// The early-count callback of CUB's block rank: the tile's count of each of the thread's
+// digits, known before the keys are ranked, into `counts` and handed to `use(digit, count)`
+// (publish it to later tiles, or to the other blocks of a cluster). Keys past the end of a
+// short tile are ranked as the top digit and taken off its count.
+template <int BinsPerThread, class Use>
+struct tile_digit_counts {
+  int digits;
+  int padding;
+  int (&counts)[BinsPerThread];
+  Use use;
+
+  __device__ __forceinline__ void operator()(int (&bins)[BinsPerThread]) {
+#pragma unroll
+    for (int b = 0; b < BinsPerThread; ++b) {
+      const int digit = int(threadIdx.x) * BinsPerThread + b;
+      if (digit >= digits) continue;
+      counts[b] = bins[b] - (digit == digits - 1 ? padding : 0);
+      use(digit, counts[b]);
+    }
+  }
+};
+
 // The one-sweep passes sort the input in portions of whole tiles of at most `limit` keys, so
 // that every count the look-back publishes fits its 30-bit field (lookback.cuh).
 inline constexpr std::size_t max_portion_items = (std::size_t(1) << 30) - 1;

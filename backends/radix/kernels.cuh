@@ -165,25 +165,15 @@ __global__ void __launch_bounds__(Tuning::block_threads)
   plan_passes<Tuning, Key>(histograms, n, plan, digit_starts);
 }
 
-// The look-back callback of the rank: as soon as the tile's digit counts are known (before
-// the keys are ranked), publish them, so that later tiles wait as little as possible.
-template <int BinsPerThread>
-struct publish_tile_counts {
+// The look-back side of the rank's early counts: as soon as the tile's digit counts are known
+// (before the keys are ranked), publish them, so that later tiles wait as little as possible.
+struct publish_tile_count {
   std::uint32_t* tile_status;  // this tile's row of the look-back table
-  int digits;
   bool first_tile;
-  int padding;                 // keys past the end in the last tile, all counted in the top digit
-  int (&counts)[BinsPerThread];
 
-  __device__ __forceinline__ void operator()(int (&bins)[BinsPerThread]) {
-#pragma unroll
-    for (int b = 0; b < BinsPerThread; ++b) {
-      const int digit = int(threadIdx.x) * BinsPerThread + b;
-      if (digit >= digits) continue;
-      counts[b] = bins[b] - (digit == digits - 1 ? padding : 0);
-      publish_digit_status(tile_status + digit, std::uint32_t(counts[b]),
-                           first_tile ? digit_status::prefix_count : digit_status::tile_count);
-    }
+  __device__ __forceinline__ void operator()(int digit, int count) const {
+    publish_digit_status(tile_status + digit, std::uint32_t(count),
+                         first_tile ? digit_status::prefix_count : digit_status::tile_count);
   }
 };
 
@@ -277,8 +267,9 @@ struct onesweep_tile {
     int digit_prefix[bins_per_thread];
     rank_t(shared.exchange.rank)
         .RankKeys(tile_bits, ranks, pass_digit<bits_type>{pass, shape::digit_bits}, digit_prefix,
-                  publish_tile_counts<bins_per_thread>{tile_status, digits, tile_number == 0,
-                                                       shape::tile_items - tile.count, counts});
+                  tile_digit_counts<bins_per_thread, publish_tile_count>{
+                      digits, shape::tile_items - tile.count, counts,
+                      publish_tile_count{tile_status, tile_number == 0}});
     __syncthreads();  // the rank is done with its counters: the exchange takes the sorted tile
 
 #pragma unroll
