@@ -32,13 +32,17 @@ def read_table(path):
         return [(int(k), w == "true", int(n), s) for k, w, n, s in ROW.findall(f.read())]
 
 
-def chosen(table, key_bytes, with_values, n):
-    """choose_par_strategy (policies/select.cuh) for integer keys, in Python."""
+def chosen(table, key_bytes, with_values, n, merge_allowed):
+    """choose_par_strategy (policies/select.cuh), in Python: merge rows are passed over
+    where merge is not allowed (floating-point keys)."""
     widths = [k for k, _, _, _ in table]
     key_class = min(max(key_bytes, min(widths)), max(widths))
     for k, w, max_n, strategy in table:
-        if (k, w) == (key_class, with_values) and n <= max_n:
-            return strategy
+        if (k, w) != (key_class, with_values) or n > max_n:
+            continue
+        if strategy == "merge" and not merge_allowed:
+            continue
+        return strategy
     return "onesweep"
 
 
@@ -65,9 +69,8 @@ def main(argv):
                 continue
             cub = results.get((op, "cub_radix", t, dist, n))
             if cub and "error" not in cub and cub["keys_per_s"]:
-                strategy = chosen(table, key_bytes, value_bytes > 0, n)
-                if strategy == "merge" and type_field.startswith("f"):
-                    strategy = "onesweep"  # par never merges floats
+                strategy = chosen(table, key_bytes, value_bytes > 0, n,
+                                  merge_allowed=not type_field.startswith("f"))
                 points.append((n, sample["keys_per_s"] / cub["keys_per_s"], strategy))
         points.sort()
         axis.plot([p[0] for p in points], [p[1] for p in points], color="0.7", zorder=1)
