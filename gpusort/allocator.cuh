@@ -34,8 +34,7 @@ class allocator_ref {
       cudaError_t status = cudaMallocAsync(&p, bytes, stream);
       if (status != cudaSuccess) {
         cudaGetLastError();  // an out-of-memory here is not sticky; leave no trace
-        detail::throw_cuda_error(
-            status, ("allocating " + std::to_string(bytes) + " bytes of temporary storage").c_str());
+        detail::throw_allocation_error(status, bytes);
       }
       return p;
     }

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -23,10 +24,33 @@ class error : public std::runtime_error {
 
 namespace detail {
 
+// The errors after which the CUDA context is unusable until the process resets the device;
+// they often come from earlier work (any kernel's fault shows at the next call).
+inline bool is_sticky(cudaError_t status) {
+  switch (status) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+      return true;
+    default:
+      return false;
+  }
+}
+
 [[noreturn]] inline void throw_cuda_error(cudaError_t status, const char* doing) {
-  throw error(std::string("gpusort: ") + doing + ": " + cudaGetErrorName(status) + " (" +
-                  cudaGetErrorString(status) + ")",
-              status);
+  std::string message = std::string("gpusort: ") + doing + ": " + cudaGetErrorName(status) +
+                        " (" + cudaGetErrorString(status) + ")";
+  if (is_sticky(status))
+    message += "; a kernel faulted (this call's or earlier work's): the CUDA context is "
+               "unusable until cudaDeviceReset";
+  throw error(message, status);
 }
 
 inline void check_cuda(cudaError_t status, const char* doing) {
@@ -37,6 +61,20 @@ inline void check_cuda(cudaError_t status, const char* doing) {
 // kernel surface at the next synchronising call, as everywhere in CUDA.
 inline void check_launch(const char* kernel_name) {
   check_cuda(cudaGetLastError(), kernel_name);
+}
+
+// Names what the sort needed and what the device had, so that a user can tell "too big for
+// this GPU" from "something else holds the memory".
+[[noreturn]] inline void throw_allocation_error(cudaError_t status, std::size_t bytes) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  std::string free_text = "free memory unknown";
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+    free_text = std::to_string(free_bytes) + " bytes free of " + std::to_string(total_bytes);
+  else
+    cudaGetLastError();
+  throw_cuda_error(status, ("allocating temporary storage: " + std::to_string(bytes) +
+                            " bytes needed, " + free_text + "; the input is untouched")
+                               .c_str());
 }
 
 [[noreturn]] inline void throw_usage_error(const std::string& message) {

@@ -42,14 +42,17 @@ void sort_front_door(const Policy& policy, KeyIterator keys_first, KeyIterator k
   const auto count = static_cast<std::size_t>(signed_count);
   if (count < 2) return;  // already sorted; null pointers are fine here
 
+  // First, so that an earlier failure is reported as such and not as one of the checks'.
+  require_no_pending_error();
   constexpr bool has_values = !std::is_same_v<Value, no_values>;
-  require_device_memory(keys, "the key range");
+  const int device = current_device();
+  require_device_memory(keys, "the key range", device);
   if constexpr (has_values) {
-    require_device_memory(values, "the value range");
+    require_device_memory(values, "the value range", device);
     if (byte_ranges_overlap(keys, count * sizeof(Key), values, count * sizeof(Value)))
       throw_usage_error("the key and value ranges overlap");
   }
-  require_no_pending_error();
+  require_stream_of_device(policy.stream(), device);
 
   const sort_request<Key, Value, Compare, Stable> request{
       keys, values, count, comp, policy.stream(), policy.allocator()};

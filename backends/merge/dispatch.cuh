@@ -1,6 +1,7 @@
 // Host side of the comparison sort: sizes, the one temporary allocation, the tile sort and
-// the merge passes (two launches each: split search, merge), ping-ponging between the user's buffers and the alternate ones so that
-// the last pass writes into the user's buffers (no copy back).
+// the merge passes (two launches each: split search, merge), ping-ponging between the user's
+// buffers and the alternate ones so that the last pass writes into the user's buffers (no
+// copy back).
 #pragma once
 
 #include "../../gpusort/allocator.cuh"
@@ -16,7 +17,9 @@
 namespace gpusort::backends::merge {
 
 // Sorts keys[0, n) (and values alongside, unless Value is no_values_tag) by `comp`, a strict
-// weak ordering. Stable when `Stable`. Enqueued on `stream`, no synchronisation.
+// weak ordering. Stable when `Stable`. Enqueued on `stream`, no synchronisation. With a
+// comparator that is no strict weak ordering the result is unspecified but a permutation of
+// the input (merge_runs passes keys through where the merge path searches disagree).
 template <class Tuning, bool Stable, class Key, class Value, class Compare>
 void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStream_t stream,
           allocator_ref allocator) {
@@ -38,10 +41,12 @@ void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStre
     most_merge_blocks = blocks > most_merge_blocks ? blocks : most_merge_blocks;
   }
   const std::size_t splits_at = layout.reserve<std::size_t>(most_merge_blocks);
+  const std::size_t disagreed_at = layout.reserve<unsigned>(passes > 0 ? 1 : 0);
   temporary_storage storage(allocator, layout.total_bytes(), stream);
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
   Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
   auto* splits = storage.at<std::size_t>(splits_at);
+  unsigned* splits_disagreed = passes > 0 ? storage.at<unsigned>(disagreed_at) : nullptr;
 
   // An even number of passes ends where the tiles were written: so write them in place then.
   Key* tile_keys = passes % 2 == 0 ? keys : alternate_keys;
@@ -49,19 +54,19 @@ void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStre
   const std::size_t tiles = tile_count(n, shape::tile_items);
   if constexpr (track_index) {
     sort_tiles<shape, true, Stable><<<unsigned(tiles), shape::tile_threads, 0, stream>>>(
-        keys, tile_keys, values, tile_values, n, 0, comp);
+        keys, tile_keys, values, tile_values, n, 0, splits_disagreed, comp);
     detail::check_launch("merge sort: sort_tiles");
   } else {
     // Full tiles need no positions; only a short last tile pads, and tracks them.
     const std::size_t full_tiles = n / shape::tile_items;
     if (full_tiles > 0) {
       sort_tiles<shape, false, false><<<unsigned(full_tiles), shape::tile_threads, 0, stream>>>(
-          keys, tile_keys, values, tile_values, n, 0, comp);
+          keys, tile_keys, values, tile_values, n, 0, splits_disagreed, comp);
       detail::check_launch("merge sort: sort_tiles");
     }
     if (full_tiles < tiles) {
       sort_tiles<shape, true, false><<<1, shape::tile_threads, 0, stream>>>(
-          keys, tile_keys, values, tile_values, n, full_tiles, comp);
+          keys, tile_keys, values, tile_values, n, full_tiles, splits_disagreed, comp);
       detail::check_launch("merge sort: sort_tiles (last tile)");
     }
   }
@@ -70,16 +75,16 @@ void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStre
   Key* to_keys = passes % 2 == 0 ? alternate_keys : keys;
   Value* from_values = tile_values;
   Value* to_values = passes % 2 == 0 ? alternate_values : values;
-  constexpr int search_threads = 128;
   for (int pass = 0; pass < passes; ++pass) {
     const std::size_t run_width = std::size_t(shape::tile_items) << pass;
     const std::size_t merge_blocks = merge_block_count(n, run_width, shape::chunk_items);
-    const auto search_grid = unsigned(tile_count(merge_blocks, search_threads));
-    find_splits<shape><<<search_grid, search_threads, 0, stream>>>(from_keys, n, run_width,
-                                                                   merge_blocks, splits, comp);
+    const auto search_grid =
+        unsigned(tile_count(merge_blocks, split_search_blocks_per_launch_block));
+    find_splits<shape><<<search_grid, split_search_threads, 0, stream>>>(
+        from_keys, n, run_width, merge_blocks, splits, splits_disagreed, comp);
     detail::check_launch("merge sort: find_splits");
     merge_runs<shape><<<unsigned(merge_blocks), shape::merge_threads, 0, stream>>>(
-        from_keys, to_keys, from_values, to_values, n, run_width, splits, comp);
+        from_keys, to_keys, from_values, to_values, n, run_width, splits, splits_disagreed, comp);
     detail::check_launch("merge sort: merge_runs");
     std::swap(from_keys, to_keys);
     std::swap(from_values, to_values);

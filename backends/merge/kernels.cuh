@@ -47,13 +47,16 @@ struct merge_shape {
 };
 
 // Grid: one block per tile, starting at tile `first_tile`. Without TrackIndex every tile
-// must be full. Reads in_*, writes out_*; they may be the same buffers.
+// must be full. Reads in_*, writes out_*; they may be the same buffers. The block of tile 0
+// clears find_splits' flag (null when there are no merge passes), saving a launch.
 template <class Shape, bool TrackIndex, bool Stable, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::tile_threads)
     sort_tiles(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-               std::size_t n, std::size_t first_tile, Compare comp) {
+               std::size_t n, std::size_t first_tile, unsigned* splits_disagreed, Compare comp) {
   constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
   __shared__ bitonic_tile_storage<Shape::tile_items, Key, TrackIndex> shared;
+  if (splits_disagreed != nullptr && first_tile + blockIdx.x == 0 && threadIdx.x == 0)
+    *splits_disagreed = 0;
 
   const tile_bounds tile = tile_of(first_tile + blockIdx.x, Shape::tile_items, n);
   const std::size_t value_offset = has_values ? tile.begin : 0;  // no values: null pointers
@@ -62,19 +65,43 @@ __global__ void __launch_bounds__(Shape::tile_threads)
       out_values + value_offset, tile.count, comp, shared);
 }
 
-// Grid: one thread per merge block. splits[block] = how many of the keys before the block's
-// first output position, within its pair of runs, come from run a. A plain binary search per
-// thread: the upper levels of all searches in a pair share cache lines; a warp-wide 32-way
-// search per block was tried and read several times more memory (26 us per pass at 2^26).
+// find_splits' block size. Its blocks overlap by one merge block (see there).
+constexpr int split_search_threads = 128;
+constexpr int split_search_blocks_per_launch_block = split_search_threads - 1;
+
+// Grid: one thread per merge block, split_search_threads per launch block, each launch block
+// also searching the first merge block of the next (so every thread sees the split after its
+// own). splits[block] = how many of the keys before the block's first output position, within
+// its pair of runs, come from run a. A plain binary search per thread: the upper levels of all
+// searches in a pair share cache lines; a warp-wide 32-way search per block was tried and read
+// several times more memory (26 us per pass at 2^26).
+// A comparator that is no strict weak ordering can make neighbouring splits disagree; then
+// *disagreed is set and merge_runs passes keys through unmerged (a permutation, not sorted).
 template <class Shape, class Key, class Compare>
-__global__ void find_splits(const Key* keys, std::size_t n, std::size_t run_width,
-                            std::size_t merge_blocks, std::size_t* splits, Compare comp) {
-  const std::size_t block = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (block >= merge_blocks) return;
-  const merge_block_range range = merge_block_of(block, run_width, Shape::chunk_items, n);
-  const Key* a = keys + range.begin;
-  splits[block] = merge_path_split(a, range.a_count, a + range.a_count, range.b_count,
-                                   range.diagonal_begin, comp);
+__global__ void __launch_bounds__(split_search_threads)
+    find_splits(const Key* keys, std::size_t n, std::size_t run_width, std::size_t merge_blocks,
+                std::size_t* splits, unsigned* disagreed, Compare comp) {
+  __shared__ std::size_t found[split_search_threads];
+  const int thread = int(threadIdx.x);
+  const std::size_t block =
+      std::size_t(blockIdx.x) * split_search_blocks_per_launch_block + std::size_t(thread);
+  const bool searching = block < merge_blocks;
+  const merge_block_range range =
+      merge_block_of(searching ? block : 0, run_width, Shape::chunk_items, n);
+  if (searching) {
+    const Key* a = keys + range.begin;
+    found[thread] = merge_path_split(a, range.a_count, a + range.a_count, range.b_count,
+                                     range.diagonal_begin, comp);
+  }
+  __syncthreads();
+  if (!searching || thread == split_search_blocks_per_launch_block) return;
+  splits[block] = found[thread];
+  if (block + 1 < merge_blocks) {
+    const merge_block_range next = merge_block_of(block + 1, run_width, Shape::chunk_items, n);
+    if (next.begin == range.begin &&
+        !splits_agree(range.diagonal_begin, found[thread], next.diagonal_begin, found[thread + 1]))
+      *disagreed = 1;
+  }
 }
 
 // Where output position p of a block is staged in shared memory: each thread writes its
@@ -85,26 +112,31 @@ __host__ __device__ constexpr int staged(int position) {
   return Items % 2 == 1 ? position : padded(position);
 }
 
-template <int ChunkItems, class Key, bool HasValues>
+template <int Threads, int ChunkItems, class Key, bool HasValues>
 struct merge_storage {
   // The block's piece of run a, then its piece of run b; after the merge, reused to stage
   // the output in order (see staged).
   Key keys[padded(ChunkItems)];
   // Where each output key came from, in piece coordinates.
   unsigned short source[HasValues ? padded(ChunkItems) : 1];
+  // Each thread's split of the piece, for the check that they agree.
+  int thread_splits[Threads];
 };
 
 // One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
-// merge_block_of range; `splits` from find_splits. Reads in_*, writes out_* (distinct buffers).
+// merge_block_of range; `splits` and `disagreed` from find_splits. Reads in_*, writes out_*
+// (distinct buffers). Where splits disagree (a comparator that is no strict weak ordering),
+// the block copies its range through unmerged: the output stays a permutation of the input.
 template <class Shape, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::merge_threads)
     merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-               std::size_t n, std::size_t run_width, const std::size_t* splits, Compare comp) {
+               std::size_t n, std::size_t run_width, const std::size_t* splits,
+               const unsigned* disagreed, Compare comp) {
   constexpr int threads = Shape::merge_threads;
   constexpr int items = Shape::merge_items_per_thread;
   constexpr int chunk = Shape::chunk_items;
   constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
-  __shared__ merge_storage<chunk, Key, has_values> shared;
+  __shared__ merge_storage<threads, chunk, Key, has_values> shared;
   const int thread = int(threadIdx.x);
 
   // 1. The block's pair of runs, and its piece of each: from its split to the next block's,
@@ -115,12 +147,17 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   const Key* a = in_keys + range.begin;
   const Key* b = a + range.a_count;
   const std::size_t out_begin = range.begin + range.diagonal_begin;
-  const std::size_t a_from = splits[blockIdx.x];
+  const int count = int(range.diagonal_end - range.diagonal_begin);
+  std::size_t a_from = splits[blockIdx.x];
   const std::size_t a_to =
       range.diagonal_end == pair_count ? range.a_count : splits[blockIdx.x + 1];
+  // Splits that disagree (see find_splits) cut no pieces: the block's whole range of the
+  // input, a run a that reaches into b, is its "piece of a", and the merge copies it in order.
+  const bool pass_through = *disagreed != 0 || !splits_agree(std::size_t(0), a_from,
+                                                             std::size_t(count), a_to);
+  if (pass_through) a_from = range.diagonal_begin;
   const std::size_t b_from = range.diagonal_begin - a_from;
-  const int a_length = int(a_to - a_from);
-  const int count = int(range.diagonal_end - range.diagonal_begin);
+  const int a_length = pass_through ? count : int(a_to - a_from);
   const int b_length = count - a_length;
 
   // 2. Load both pieces, coalesced: a's at [0, a_length), b's after it. Unrolled into
@@ -143,23 +180,37 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   const Key* piece_a = shared.keys;
   const Key* piece_b = shared.keys + a_length;
   const int diagonal = thread * items < count ? thread * items : count;
+  int merge_a_length = a_length, merge_b_length = b_length;
   int from_a = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
+  //    The threads' splits must agree as the blocks' do; where they do not, the block
+  //    "merges" its pieces as one run (a then b, in order): still a permutation.
+  shared.thread_splits[thread] = from_a;
+  __syncthreads();
+  const int next_diagonal = diagonal + items < count ? diagonal + items : count;
+  const bool agrees = thread + 1 == threads ||
+                      splits_agree(diagonal, from_a, next_diagonal, shared.thread_splits[thread + 1]);
+  if (__syncthreads_or(!agrees)) {
+    merge_a_length = count;
+    merge_b_length = 0;
+    from_a = diagonal;
+  }
   int from_b = diagonal - from_a;
   Key a_key, b_key;
-  if (from_a < a_length) a_key = piece_a[from_a];
-  if (from_b < b_length) b_key = piece_b[from_b];
+  if (from_a < merge_a_length) a_key = piece_a[from_a];
+  if (from_b < merge_b_length) b_key = piece_b[from_b];
   Key merged[items];
   int source[items];
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     // Ties take a's key: the merge is stable.
-    const bool take_a = from_b >= b_length || (from_a < a_length && !comp(b_key, a_key));
+    const bool take_a =
+        from_b >= merge_b_length || (from_a < merge_a_length && !comp(b_key, a_key));
     merged[i] = take_a ? a_key : b_key;
-    source[i] = take_a ? from_a : a_length + from_b;
+    source[i] = take_a ? from_a : merge_a_length + from_b;
     if (take_a) {
-      if (++from_a < a_length) a_key = piece_a[from_a];
+      if (++from_a < merge_a_length) a_key = piece_a[from_a];
     } else {
-      if (++from_b < b_length) b_key = piece_b[from_b];
+      if (++from_b < merge_b_length) b_key = piece_b[from_b];
     }
   }
   __syncthreads();  // everyone has read the pieces; the buffer now stages the output

@@ -99,4 +99,15 @@ __host__ __device__ Index merge_path_split(const KeysA& a, Index a_count, const 
   return range.lowest;
 }
 
+// Whether two split points of one merge, on diagonals first <= second, can both be right:
+// between them the path takes from a at least none and at most all of the outputs. Always
+// true for a strict weak ordering; a comparator that is not one can make the binary searches
+// disagree, and merging pieces cut by disagreeing splits would lose and duplicate keys.
+template <class Index>
+__host__ __device__ constexpr bool splits_agree(Index first_diagonal, Index first_split,
+                                                Index second_diagonal, Index second_split) {
+  return second_split >= first_split &&
+         second_split - first_split <= second_diagonal - first_diagonal;
+}
+
 }  // namespace gpusort::backends::merge

@@ -27,15 +27,41 @@ auto to_raw_pointer(Iterator it) {
 template <class Iterator>
 using pointee_t = std::remove_pointer_t<decltype(to_raw_pointer(std::declval<Iterator>()))>;
 
-inline void require_device_memory(const void* p, const char* range_name) {
+inline int current_device() {
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "querying the current device");
+  return device;
+}
+
+// Device memory of the current device, or managed memory (which any device can reach).
+inline void require_device_memory(const void* p, const char* range_name, int device) {
   cudaPointerAttributes attributes{};
   check_cuda(cudaPointerGetAttributes(&attributes, p),
              (std::string("checking where ") + range_name + " lives").c_str());
-  if (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged) return;
+  if (attributes.type == cudaMemoryTypeManaged) return;
+  if (attributes.type == cudaMemoryTypeDevice) {
+    if (attributes.device == device) return;
+    throw_usage_error(std::string(range_name) + " is on device " +
+                      std::to_string(attributes.device) + ", but the current device is " +
+                      std::to_string(device) + ": call cudaSetDevice(" +
+                      std::to_string(attributes.device) + ") before sorting it");
+  }
   throw_usage_error(std::string(range_name) + " is in host memory (" +
                     (attributes.type == cudaMemoryTypeHost ? "pinned" : "pageable") +
                     "), but gpusort's policies sort device memory: copy it to a "
                     "thrust::device_vector or a cudaMalloc'd buffer first");
+}
+
+// The policy's stream must belong to the current device: work enqueued on another device's
+// stream would fail at launch, after the checks that could have said why.
+inline void require_stream_of_device(cudaStream_t stream, int device) {
+  int stream_device = 0;
+  check_cuda(cudaStreamGetDevice(stream, &stream_device), "checking the policy's stream");
+  if (stream_device != device)
+    throw_usage_error("the policy's stream belongs to device " + std::to_string(stream_device) +
+                      ", but the current device is " + std::to_string(device) +
+                      ": call cudaSetDevice(" + std::to_string(stream_device) +
+                      ") before sorting on it");
 }
 
 // Reports an error left by earlier CUDA work instead of letting it look like ours.

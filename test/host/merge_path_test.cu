@@ -129,6 +129,36 @@ TEST(MergePath, SplitRangeIsWhereTheDiagonalCrossesBothRuns) {
   EXPECT_EQ(late.highest, 10u);
 }
 
+TEST(MergePath, SplitsAgreeWhenThePathBetweenThemTakesNoneToAllFromA) {
+  EXPECT_TRUE(merge::splits_agree<std::size_t>(10, 4, 20, 4));   // all 10 outputs from b
+  EXPECT_TRUE(merge::splits_agree<std::size_t>(10, 4, 20, 14));  // all from a
+  EXPECT_TRUE(merge::splits_agree<std::size_t>(10, 4, 10, 4));   // an empty block
+  EXPECT_FALSE(merge::splits_agree<std::size_t>(10, 5, 20, 4));  // a's piece would be negative
+  EXPECT_FALSE(merge::splits_agree<std::size_t>(10, 4, 20, 15)); // b's piece would be negative
+  EXPECT_FALSE(merge::splits_agree<int>(0, 3, 17, 2));
+}
+
+// A comparator that is no strict weak ordering: consecutive searches may disagree, which the
+// kernels check for; a strict weak ordering never makes them disagree.
+TEST(MergePath, SearchesOfAStrictWeakOrderingAlwaysAgree) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<int> a(rng() % 50), b(rng() % 50);
+    for (int& k : a) k = int(rng() % 7);
+    for (int& k : b) k = int(rng() % 7);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    const std::size_t total = a.size() + b.size();
+    std::size_t previous = 0;
+    for (std::size_t diagonal = 1; diagonal <= total; ++diagonal) {
+      const std::size_t split = merge::merge_path_split(a.data(), a.size(), b.data(), b.size(),
+                                                        diagonal, gpusort::less<>());
+      ASSERT_TRUE(merge::splits_agree(diagonal - 1, previous, diagonal, split));
+      previous = split;
+    }
+  }
+}
+
 // The padding claim of bitonic_tile.cuh: 32 lanes touching position lane * items + i hit 32
 // different banks (4-byte words), for every power-of-two items a tile may use.
 TEST(MergeTile, PaddedPositionsAreFreeOfBankConflicts) {
@@ -148,7 +178,7 @@ void expect_consistent_shape() {
   EXPECT_EQ(tile & (tile - 1), 0) << "bitonic tiles are powers of two";
   EXPECT_GE(chunk, shape::merge_threads);
   EXPECT_LE(sizeof(gpusort::backends::bitonic_tile_storage<shape::tile_items, Key, true>), 48u * 1024);
-  EXPECT_LE(sizeof(merge::merge_storage<shape::chunk_items, Key, true>), 48u * 1024);
+  EXPECT_LE(sizeof(merge::merge_storage<shape::merge_threads, shape::chunk_items, Key, true>), 48u * 1024);
 }
 
 struct forty_bytes {

@@ -1,0 +1,101 @@
+// A sort whose temporary storage does not fit: a gpusort::error naming the bytes needed and
+// free, raised before the input is touched; the input intact and the library usable after.
+// Holds nearly all of the device's memory, so ctest runs it alone (RUN_SERIAL).
+#include "../support/gpu.cuh"
+#include "../support/sort_checks.cuh"
+
+#include <gpusort/sort.cuh>
+
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpusort::test {
+namespace {
+
+// Takes all of the device's free memory but `spare` bytes, while it lives.
+class memory_hog {
+ public:
+  explicit memory_hog(std::size_t spare) {
+    // Memory the stream-ordered pool keeps for reuse is not free: give it back first.
+    cudaMemPool_t pool;
+    int device = 0;
+    EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(cudaDeviceGetDefaultMemPool(&pool, device), cudaSuccess);
+    EXPECT_EQ(cudaMemPoolTrimTo(pool, 0), cudaSuccess);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    EXPECT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
+    // Fragmentation can refuse one block of exactly that much: step down until it fits.
+    for (std::size_t bytes = free_bytes - spare; bytes > spare; bytes -= std::size_t(64) << 20) {
+      if (cudaMalloc(&block_, bytes) == cudaSuccess) break;
+      cudaGetLastError();
+      block_ = nullptr;
+    }
+    EXPECT_NE(block_, nullptr) << "could not hold the device's memory";
+  }
+  ~memory_hog() { cudaFree(block_); }
+  memory_hog(const memory_hog&) = delete;
+  memory_hog& operator=(const memory_hog&) = delete;
+
+ private:
+  void* block_ = nullptr;
+};
+
+template <class SortCall>
+void expect_out_of_memory_then_success(const char* name, SortCall sort_call) {
+  const std::size_t n = std::size_t(1) << 26;  // 256 MiB of keys and as much of values
+  const auto keys = make_keys<std::uint32_t>(n, distribution::uniform, 77);
+  std::vector<std::uint32_t> values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  device_array<std::uint32_t> device_keys(keys), device_values(values);
+  {
+    memory_hog hog(std::size_t(16) << 20);  // far less than the sort's alternate buffers
+    try {
+      sort_call(device_keys.begin(), device_keys.end(), device_values.begin());
+      ADD_FAILURE() << name << ": expected a gpusort::error";
+    } catch (const gpusort::error& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(e.code(), cudaErrorMemoryAllocation) << message;
+      EXPECT_NE(message.find("bytes needed"), std::string::npos) << message;
+      EXPECT_NE(message.find("bytes free"), std::string::npos) << message;
+    }
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << name << ": the failure left an error behind";
+  }
+  EXPECT_EQ(device_keys.to_host(), keys) << name << ": keys touched";
+  EXPECT_EQ(device_values.to_host(), values) << name << ": values touched";
+
+  // With the memory back, the same call sorts.
+  sort_call(device_keys.begin(), device_keys.end(), device_values.begin());
+  EXPECT_EQ(device_keys.to_host(), reference_sorted(keys, false)) << name;
+}
+
+class OutOfMemory : public GpuTest {};
+
+TEST_F(OutOfMemory, ParFailsCleanly) {
+  expect_out_of_memory_then_success("par", [](auto first, auto last, auto values) {
+    gpusort::sort_by_key(gpusort::par, first, last, values);
+  });
+}
+TEST_F(OutOfMemory, RadixFailsCleanly) {
+  expect_out_of_memory_then_success("radix", [](auto first, auto last, auto values) {
+    gpusort::stable_sort_by_key(gpusort::radix, first, last, values);
+  });
+}
+TEST_F(OutOfMemory, MergeFailsCleanly) {
+  expect_out_of_memory_then_success("merge", [](auto first, auto last, auto values) {
+    gpusort::stable_sort_by_key(gpusort::merge, first, last, values);
+  });
+}
+TEST_F(OutOfMemory, BucketBitonicFailsCleanly) {
+  expect_out_of_memory_then_success("bucket_bitonic", [](auto first, auto last, auto values) {
+    gpusort::sort_by_key(gpusort::bucket_bitonic, first, last, values);
+  });
+}
+
+}  // namespace
+}  // namespace gpusort::test
