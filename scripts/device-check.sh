@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (through the device tool): builds everything, runs the whole
 # test suite, optionally compute-sanitizer and the benchmark, and leaves logs under $OUT.
-#   scripts/device-check.sh [tests[=CTEST_REGEX]] [sanitize] [bench[=FILTER]]   (default: tests)
+#   scripts/device-check.sh [tests[=CTEST_REGEX]] [fuzz[=CASES]] [sanitize[=TOOL,...]]
+#                           [bench[=FILTER]]                                  (default: tests)
 # Prints a short summary last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,33 +34,34 @@ for step in "$@"; do
       done
       cat "$out/examples.log"
       ;;
-    sanitize)
-      # memcheck over the GPU tests with the big sizes left out (the tools are slow).
-      : > "$out/sanitize.log"
-      export GPUSORT_TEST_MAX_N=70000
-      for t in api_test radix_unsigned_test radix_float_test radix_lookback_test merge_integer_test merge_struct_test \
-               merge_api_test bucket_bitonic_integer_test bucket_bitonic_float_test; do
-        compute-sanitizer --tool memcheck --error-exitcode 1 $build/test/$t \
-          --gtest_filter='-*Large*:*Huge*:*Par*:*ManyMoreTiles*' >> "$out/sanitize.log" 2>&1
-        summary+=("memcheck $t: exit $?")
+    fuzz*)
+      # The long randomized differential profile (test/fuzz): N cases over every policy.
+      cases=${step#fuzz}; cases=${cases#=}
+      $build/test/gpusort_fuzz --profile long --cases "${cases:-10000}" > "$out/fuzz.log" 2>&1
+      summary+=("fuzz (long, ${cases:-10000} cases): $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/fuzz.log" | tail -1) (exit $?)")
+      grep -A3 -E '^FAILED' "$out/fuzz.log" | head -40
+      ;;
+    sanitize*)
+      # compute-sanitizer over every GPU test executable, with sizes capped (the tools are
+      # slow) and several runs side by side. Left out: the sticky-error test (it faults on
+      # purpose), the out-of-memory test (it holds all memory), the huge tests (2^31 keys),
+      # and the test that provokes a launch error (the tools report it, as they should).
+      tools=${step#sanitize}; tools=${tools#=}; tools=${tools:-memcheck,racecheck,synccheck,initcheck}
+      export GPUSORT_TEST_MAX_N=${GPUSORT_TEST_MAX_N:-20000}
+      logs=$build/sanitize-logs
+      rm -rf $logs && mkdir -p $logs
+      # SANITIZE_TESTS: a shorter list of test executables (racecheck is slow on the sweeps).
+      gpu_tests=${SANITIZE_TESTS:-$(sed -nE 's/^ *gpusort_add_test\(([a-z0-9_]+) gpu .*/\1/p' test/CMakeLists.txt |
+                  grep -vE '^(sticky_error|out_of_memory|huge|huge_pairs)_test$')}
+      for tool in ${tools//,/ }; do
+        printf '%s\n' $gpu_tests | xargs -P "${SANITIZE_JOBS:-6}" -I{} sh -c \
+          "timeout ${SANITIZE_TIMEOUT:-540} compute-sanitizer --tool $tool --error-exitcode 1 $build/test/{} \
+             --gtest_filter='-*Huge*:*ManyMoreTiles*:*AnEarlierCudaError*' > $logs/$tool.{}.log 2>&1; echo \$? > $logs/$tool.{}.rc"
+        failed=$(grep -Lx 0 $logs/$tool.*.rc | sed -E "s|.*/$tool\.(.*)\.rc|\1|" | tr '\n' ' ')
+        summary+=("$tool: $(ls $logs/$tool.*.rc | wc -l) test executables, failed or timed out: ${failed:-none}")
       done
-      compute-sanitizer --tool memcheck --error-exitcode 1 $build/test/par_dispatch_test >> "$out/sanitize.log" 2>&1
-      summary+=("memcheck par_dispatch_test: exit $?")
-      for tool in racecheck synccheck; do
-        compute-sanitizer --tool $tool --error-exitcode 1 $build/test/radix_unsigned_test \
-          --gtest_filter='Unsigned/RadixSort/2.KeysMatchStdStableSort:Unsigned/RadixSort/3.PairsAreStableWithIndexPayloads' >> "$out/sanitize.log" 2>&1
-        summary+=("$tool radix_unsigned_test: exit $?")
-        compute-sanitizer --tool $tool --error-exitcode 1 $build/test/merge_integer_test \
-          --gtest_filter='Integer/MergeSort/u32_less.SortGivesASortedPermutationOfTheInput:Integer/MergeSort/u32_less.StableSortByKeyKeepsEqualKeysInInputOrder' >> "$out/sanitize.log" 2>&1
-        summary+=("$tool merge_integer_test: exit $?")
-        compute-sanitizer --tool $tool --error-exitcode 1 $build/test/bucket_bitonic_integer_test \
-          --gtest_filter='Integer/BucketBitonicSort/0.SortGivesASortedPermutationOfTheInput:Integer/BucketBitonicSort/0.SortByKeyKeepsEveryValueWithItsKey' >> "$out/sanitize.log" 2>&1
-        summary+=("$tool bucket_bitonic_integer_test: exit $?")
-        compute-sanitizer --tool $tool --error-exitcode 1 $build/test/par_dispatch_test \
-          --gtest_filter='ParDispatch.SmallTilesSortAtTheirEdges:ParDispatch.EveryDistributionThroughTheClusterSort' >> "$out/sanitize.log" 2>&1
-        summary+=("$tool par_dispatch_test: exit $?")
-      done
-      grep -E "ERROR SUMMARY|========= (Invalid|Race|Barrier)" "$out/sanitize.log" | sort | uniq -c | head -20
+      tail -n 3 $logs/*.log > "$out/sanitize.log"
+      grep -hE "ERROR SUMMARY|========= (Invalid|Race|Barrier|Uninitialized)" $logs/*.log | sort | uniq -c | sort -rn | head -20
       ;;
     bench*)
       filter=${step#bench}; filter=${filter#=}

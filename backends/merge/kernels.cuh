@@ -119,8 +119,8 @@ struct merge_storage {
   Key keys[padded(ChunkItems)];
   // Where each output key came from, in piece coordinates.
   unsigned short source[HasValues ? padded(ChunkItems) : 1];
-  // Each thread's split of the piece, for the check that they agree.
-  int thread_splits[Threads];
+  // Each warp's first split, for the check that the threads' merges meet.
+  int warp_splits[Threads / 32];
 };
 
 // One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
@@ -180,43 +180,40 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   const Key* piece_a = shared.keys;
   const Key* piece_b = shared.keys + a_length;
   const int diagonal = thread * items < count ? thread * items : count;
-  int merge_a_length = a_length, merge_b_length = b_length;
-  int from_a = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
-  //    The threads' splits must agree as the blocks' do; where they do not, the block
-  //    "merges" its pieces as one run (a then b, in order): still a permutation.
-  shared.thread_splits[thread] = from_a;
-  __syncthreads();
-  const int next_diagonal = diagonal + items < count ? diagonal + items : count;
-  const bool agrees = thread + 1 == threads ||
-                      splits_agree(diagonal, from_a, next_diagonal, shared.thread_splits[thread + 1]);
-  if (__syncthreads_or(!agrees)) {
-    merge_a_length = count;
-    merge_b_length = 0;
-    from_a = diagonal;
-  }
+  const int split = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
+  if (thread % 32 == 0) shared.warp_splits[thread / 32] = split;
+  int from_a = split;
   int from_b = diagonal - from_a;
   Key a_key, b_key;
-  if (from_a < merge_a_length) a_key = piece_a[from_a];
-  if (from_b < merge_b_length) b_key = piece_b[from_b];
+  if (from_a < a_length) a_key = piece_a[from_a];
+  if (from_b < b_length) b_key = piece_b[from_b];
   Key merged[items];
   int source[items];
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     // Ties take a's key: the merge is stable.
-    const bool take_a =
-        from_b >= merge_b_length || (from_a < merge_a_length && !comp(b_key, a_key));
+    const bool take_a = from_b >= b_length || (from_a < a_length && !comp(b_key, a_key));
     merged[i] = take_a ? a_key : b_key;
-    source[i] = take_a ? from_a : merge_a_length + from_b;
+    source[i] = take_a ? from_a : a_length + from_b;
     if (take_a) {
-      if (++from_a < merge_a_length) a_key = piece_a[from_a];
+      if (++from_a < a_length) a_key = piece_a[from_a];
     } else {
-      if (++from_b < merge_b_length) b_key = piece_b[from_b];
+      if (++from_b < b_length) b_key = piece_b[from_b];
     }
   }
   __syncthreads();  // everyone has read the pieces; the buffer now stages the output
 
+  //    Each thread must end where the next one starts, as the blocks must (see find_splits);
+  //    a comparator that is no strict weak ordering can break that, and the threads would
+  //    lose and duplicate keys. (The last thread that merges anything takes all that is left
+  //    after its split, exactly, so it cannot break it.)
+  int next_split = __shfl_down_sync(0xffffffffu, split, 1);
+  if (thread % 32 == 31 && thread + 1 < threads) next_split = shared.warp_splits[thread / 32 + 1];
+  const bool disagrees = diagonal + items < count && from_a != next_split;
+
   // 4. Stage in output order, then striped, coalesced stores; values gathered from their
-  //    keys' sources.
+  //    keys' sources. Where any threads disagreed, the block then writes its pieces over that
+  //    as they are (a's, then b's): still a permutation.
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     const int position = diagonal + i;
@@ -225,15 +222,17 @@ __global__ void __launch_bounds__(Shape::merge_threads)
       if constexpr (has_values) shared.source[staged<items>(position)] = (unsigned short)source[i];
     }
   }
-  __syncthreads();
+  const bool unmerged = __syncthreads_or(disagrees);
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     const int position = i * threads + thread;
     if (position < count) out_keys[out_begin + position] = shared.keys[staged<items>(position)];
   }
+  const std::size_t a_values_at = range.begin + a_from;
+  const std::size_t b_values_at = range.begin + range.a_count + b_from;
   if constexpr (has_values) {
-    const Value* a_values = in_values + range.begin + a_from;
-    const Value* b_values = in_values + range.begin + range.a_count + b_from;
+    const Value* a_values = in_values + a_values_at;
+    const Value* b_values = in_values + b_values_at;
     Value values[items];
 #pragma unroll
     for (int i = 0; i < items; ++i) {
@@ -247,6 +246,15 @@ __global__ void __launch_bounds__(Shape::merge_threads)
     for (int i = 0; i < items; ++i) {
       const int position = i * threads + thread;
       if (position < count) out_values[out_begin + position] = values[i];
+    }
+  }
+  if (unmerged) {  // rare: each thread overwrites the positions it has just written
+    for (int position = thread; position < count; position += threads) {
+      const bool in_a = position < a_length;
+      out_keys[out_begin + position] = in_a ? a[a_from + position] : b[b_from + (position - a_length)];
+      if constexpr (has_values)
+        out_values[out_begin + position] = in_a ? in_values[a_values_at + position]
+                                                : in_values[b_values_at + (position - a_length)];
     }
   }
 }

@@ -115,7 +115,9 @@ TEST_F(Faults, ManagedMemorySortsWithEveryPolicy) {
       ASSERT_EQ(keys[managed_values[i]], managed[i]) << name << ": value away from its key at " << i;
   };
   sorts_managed("par", [&] { gpusort::sort_by_key(gpusort::par, managed, managed + n, managed_values); });
-  sorts_managed("radix", [&] { gpusort::sort(gpusort::radix, managed, managed + n); });
+  sorts_managed("radix", [&] {
+    gpusort::stable_sort_by_key(gpusort::radix, managed, managed + n, managed_values);
+  });
   sorts_managed("merge", [&] {
     gpusort::stable_sort_by_key(gpusort::merge, managed, managed + n, managed_values);
   });
