@@ -4,7 +4,7 @@
 #pragma once
 
 #include "../support/keys.cuh"
-#include "splitmix.cuh"
+#include "../support/splitmix.cuh"
 
 #include <cuda_fp16.h>
 
@@ -23,6 +23,8 @@
 namespace gpusort::fuzz {
 
 using test::distribution;
+using test::splitmix64;
+using test::case_seed;
 
 enum class key_type { u8, i16, u32, i32, u64, i64, f32, f64, f16 };
 enum class value_type { none, u32, u64 };

@@ -163,7 +163,7 @@ struct less_or_equal {  // not irreflexive
 };
 struct coin_flip {  // neither asymmetric nor transitive: a hash of the pair
   __host__ __device__ bool operator()(std::uint32_t a, std::uint32_t b) const {
-    return (mix64(std::uint64_t(a) << 32 | b) & 1) != 0;
+    return (splitmix64_mix(std::uint64_t(a) << 32 | b) & 1) != 0;
   }
 };
 struct rock_paper_scissors {  // a cycle: 0 < 1 < 2 < 0 on the keys' residues

@@ -8,7 +8,7 @@
 // GPUSORT_TEST_MAX_N caps the sizes, as for every GPU test (compute-sanitizer runs).
 #include "../fuzz/device_buffer.cuh"
 #include "../fuzz/fuzz_cases.cuh"
-#include "../fuzz/splitmix.cuh"
+#include "../support/splitmix.cuh"
 #include "../support/gpu.cuh"
 
 #include <gtest/gtest.h>

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "device_vector.cuh"
+#include "splitmix.cuh"
 
 #include <gtest/gtest.h>
 
@@ -21,19 +22,11 @@
 
 namespace gpusort::test {
 
-__host__ __device__ inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finaliser
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 // The key at input position i: a hash of i, reduced to `distinct` values (0: the type's whole
 // range) so that equal keys are common enough to make stability visible.
 template <class Key>
 __host__ __device__ Key key_at_position(std::uint64_t i, std::uint64_t seed, std::uint64_t distinct) {
-  const std::uint64_t h = mix64(i + seed * 0x9e3779b97f4a7c15ull);
+  const std::uint64_t h = splitmix64_mix(i + seed * splitmix64_gamma);
   return Key(distinct == 0 ? h : h % distinct);
 }
 
@@ -76,9 +69,9 @@ __global__ void fingerprint(const Key* keys, const Value* values, std::size_t n,
   for (std::size_t i = blockIdx.x * std::size_t(threads) + threadIdx.x; i < n; i += std::size_t(grid) * threads) {
     const std::uint64_t key = bits_of_key(keys[i]);
     const std::uint64_t value = values == nullptr ? 0 : std::uint64_t(values[i]);
-    const std::uint64_t item = mix64(key * 0x100000001b3ull ^ mix64(value + 1));
+    const std::uint64_t item = splitmix64_mix(key * 0x100000001b3ull ^ splitmix64_mix(value + 1));
     sum += item;
-    hashed_sum += mix64(item ^ 0x5851f42d4c957f2dull);
+    hashed_sum += splitmix64_mix(item ^ 0x5851f42d4c957f2dull);
     atomicAdd(&histogram[key >> (8 * sizeof(Key) - 8)], 1ull);
   }
   atomicAdd(&out->sum, sum);

@@ -1,16 +1,16 @@
 // splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", 2014):
-// the fuzzer's only source of case parameters. Its output is fixed by its definition,
+// the fuzzer's only source of case parameters, and the tests' hash on the device. Its output is fixed by its definition,
 // unlike std::uniform_int_distribution's, which differs between standard libraries, so a
 // case seed names the same case on every machine.
 #pragma once
 
 #include <cstdint>
 
-namespace gpusort::fuzz {
+namespace gpusort::test {
 
 inline constexpr std::uint64_t splitmix64_gamma = 0x9E3779B97F4A7C15ull;
 
-constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
+__host__ __device__ constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
@@ -41,4 +41,4 @@ constexpr std::uint64_t case_seed(std::uint64_t run_seed, std::uint64_t index) {
   return splitmix64_mix(run_seed + (index + 1) * splitmix64_gamma);
 }
 
-}  // namespace gpusort::fuzz
+}  // namespace gpusort::test
