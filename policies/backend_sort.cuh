@@ -72,10 +72,17 @@ inline bool device_is_sm90() {
   return major == 9 && minor == 0;
 }
 
+// The merge strategy costs compile time in every TU that sorts integers with par; it is
+// compiled only where a table can choose it (no table does today) or a pinned policy asks.
+inline constexpr bool par_tables_name_merge =
+    table_names(par_table_sm90, par_strategy::merge) ||
+    table_names(par_table_default, par_strategy::merge);
+
 template <class Key, class Value, class Compare>
 par_strategy par_strategy_for(std::size_t n) {
   constexpr bool with_values = !std::is_same_v<Value, no_values>;
-  constexpr bool merge_allowed = std::is_integral_v<Key>;  // same order as the radix sort
+  // Integers only: the merge's order of floating-point keys is not the radix sort's.
+  constexpr bool merge_allowed = par_tables_name_merge && std::is_integral_v<Key>;
   return device_is_sm90() ? choose_par_strategy(par_table_sm90, int(sizeof(Key)), with_values, n,
                                                 merge_allowed)
                           : choose_par_strategy(par_table_default, int(sizeof(Key)), with_values,
@@ -83,8 +90,9 @@ par_strategy par_strategy_for(std::size_t n) {
 }
 
 // gpusort::par on radix keys: the strategy the table names, run. No synchronisation, no
-// device-to-host copy: n and the device's properties decide.
-template <class Key, class Value, class Compare, bool Stable>
+// device-to-host copy: n and the device's properties decide. The merge strategy is compiled
+// only with MergeCompiled (else the one-sweep sort runs in its place).
+template <bool MergeCompiled, class Key, class Value, class Compare, bool Stable>
 void run_par_strategy(par_strategy strategy,
                       const sort_request<Key, Value, Compare, Stable>& request) {
   switch (strategy) {
@@ -95,7 +103,7 @@ void run_par_strategy(par_strategy strategy,
       if (run_cluster<cluster_tiling_medium_sm90>(request)) return;
       break;
     case par_strategy::merge:
-      if constexpr (std::is_integral_v<Key>) {
+      if constexpr (MergeCompiled && std::is_integral_v<Key>) {
         // Stable even for sort_by_key: par on radix keys is stable at every size.
         const sort_request<Key, Value, Compare, true> stable{request.keys,   request.values,
                                                              request.count,  request.comp,
@@ -128,7 +136,8 @@ void backend_sort(const radix_policy<Tuning>&, const sort_request<Key, Value, Co
 template <class Key, class Value, class Compare, bool Stable>
 void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
-    detail::run_par_strategy(detail::par_strategy_for<Key, Value, Compare>(request.count), request);
+    detail::run_par_strategy<detail::par_tables_name_merge>(
+        detail::par_strategy_for<Key, Value, Compare>(request.count), request);
   } else {
     static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
                   "gpusort::par: no backend can sort this key type with this comparator. The "
@@ -142,7 +151,7 @@ template <par_strategy Strategy, class Key, class Value, class Compare, bool Sta
 void backend_sort(const pinned_par_policy<Strategy>&,
                   const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>)
-    detail::run_par_strategy(Strategy, request);
+    detail::run_par_strategy<Strategy == par_strategy::merge>(Strategy, request);
   else
     backend_sort(par, request);
 }

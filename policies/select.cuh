@@ -91,6 +91,15 @@ constexpr par_strategy choose_par_strategy(const par_dispatch_row (&table)[Rows]
   return par_strategy::onesweep;
 }
 
+// Whether any row of a table names `strategy`: a strategy no table names is never chosen,
+// so gpusort::par need not compile it.
+template <std::size_t Rows>
+constexpr bool table_names(const par_dispatch_row (&table)[Rows], par_strategy strategy) {
+  for (const par_dispatch_row& row : table)
+    if (row.strategy == strategy) return true;
+  return false;
+}
+
 namespace detail {
 template <class...>
 inline constexpr bool always_false_v = false;

@@ -154,6 +154,17 @@ TEST(ParDispatch, MergeRowsArePassedOverWhereMergeWouldChangeTheOrder) {
   EXPECT_EQ(choose_par_strategy(example_table, 8, false, 301, true), par_strategy::cluster_small);
 }
 
+// par compiles its merge strategy only where a table names it.
+TEST(ParDispatch, TableNamesFindsAStrategyInAnyRow) {
+  constexpr gpusort::par_dispatch_row table[] = {
+      {4, false, 1000, gpusort::par_strategy::cluster_small},
+      {8, true, 2000, gpusort::par_strategy::merge},
+  };
+  static_assert(gpusort::table_names(table, gpusort::par_strategy::merge));
+  static_assert(gpusort::table_names(table, gpusort::par_strategy::cluster_small));
+  static_assert(!gpusort::table_names(table, gpusort::par_strategy::onesweep));
+}
+
 TEST(ParDispatch, KeysOutsideTheTablesWidthsUseTheNearestClass) {
   using gpusort::choose_par_strategy;
   EXPECT_EQ(choose_par_strategy(example_table, 1, false, 800, true), par_strategy::cluster_small);
