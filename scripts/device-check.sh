@@ -38,7 +38,8 @@ for step in "$@"; do
       # The long randomized differential profile (test/fuzz): N cases over every policy.
       cases=${step#fuzz}; cases=${cases#=}
       $build/test/gpusort_fuzz --profile long --cases "${cases:-10000}" > "$out/fuzz.log" 2>&1
-      summary+=("fuzz (long, ${cases:-10000} cases): $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/fuzz.log" | tail -1) (exit $?)")
+      fuzz_exit=$?
+      summary+=("fuzz (long, ${cases:-10000} cases): $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/fuzz.log" | tail -1) (exit $fuzz_exit)")
       grep -A3 -E '^FAILED' "$out/fuzz.log" | head -40
       ;;
     sanitize*)
