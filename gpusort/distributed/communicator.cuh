@@ -1,0 +1,114 @@
+// gpusort::distributed::communicator: who takes part in a distributed sort, and how they talk.
+//
+// A thin handle around an NCCL communicator (one rank = one GPU), or a one-rank "solo"
+// communicator that needs no NCCL at all. NCCL support is compiled in where the build
+// defines GPUSORT_WITH_NCCL (CMake: link gpusort::distributed, which exists where NCCL was
+// found); without it only solo communicators exist and the sort still runs on one GPU.
+#pragma once
+
+#include "../detail/device_range.cuh"
+#include "../error.cuh"
+
+#include <cuda_runtime_api.h>
+
+#if GPUSORT_WITH_NCCL
+#include <nccl.h>
+#endif
+
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace gpusort::distributed {
+
+#if GPUSORT_WITH_NCCL
+namespace detail {
+
+inline void check_nccl(ncclResult_t result, ncclComm_t comm, const char* doing) {
+  if (result == ncclSuccess || result == ncclInProgress) return;
+  std::string message = std::string("gpusort: ") + doing + ": NCCL error: " +
+                        ncclGetErrorString(result);
+  const char* last = comm != nullptr ? ncclGetLastError(comm) : nullptr;
+  if (last != nullptr && *last != '\0') message += " (" + std::string(last) + ")";
+  throw error(message);
+}
+
+}  // namespace detail
+#endif
+
+class communicator {
+ public:
+  // One rank on `device` (the current device when negative). Needs no NCCL.
+  static communicator solo(int device = -1) {
+    communicator c;
+    c.device_ = device >= 0 ? device : gpusort::detail::current_device();
+    return c;
+  }
+
+#if GPUSORT_WITH_NCCL
+  // Wraps a communicator the caller created (ncclCommInitRank, ...) and destroys after
+  // the last sort that uses it; works wherever NCCL does, across nodes included.
+  explicit communicator(ncclComm_t comm) : comm_(comm) {
+    detail::check_nccl(ncclCommUserRank(comm, &rank_), comm, "asking NCCL for the rank");
+    detail::check_nccl(ncclCommCount(comm, &size_), comm, "asking NCCL for the rank count");
+    detail::check_nccl(ncclCommCuDevice(comm, &device_), comm, "asking NCCL for the device");
+  }
+
+  // One communicator per device in `devices` (rank i drives devices[i]), for one process
+  // that drives them all, one host thread per rank. gpusort owns these: the NCCL
+  // communicators are destroyed with the last copy of each.
+  static std::vector<communicator> for_devices(const std::vector<int>& devices) {
+    if (devices.empty()) gpusort::detail::throw_usage_error("for_devices: no devices named");
+    std::vector<ncclComm_t> comms(devices.size());
+    detail::check_nccl(ncclCommInitAll(comms.data(), int(devices.size()), devices.data()),
+                       nullptr, "creating NCCL communicators for the local devices");
+    std::vector<communicator> result;
+    for (ncclComm_t comm : comms) {
+      communicator c(comm);
+      c.owner_ = std::shared_ptr<ncclComm>(comm, [](ncclComm_t owned) { ncclCommDestroy(owned); });
+      result.push_back(std::move(c));
+    }
+    return result;
+  }
+
+  // As for_devices, with every visible device.
+  static std::vector<communicator> for_local_devices() {
+    int count = 0;
+    gpusort::detail::check_cuda(cudaGetDeviceCount(&count), "counting the devices");
+    std::vector<int> devices(count);
+    std::iota(devices.begin(), devices.end(), 0);
+    return for_devices(devices);
+  }
+
+  // The NCCL communicator; null for a solo one.
+  ncclComm_t nccl() const noexcept { return comm_; }
+#endif
+
+  int rank() const noexcept { return rank_; }
+  int size() const noexcept { return size_; }
+  // The CUDA device this rank's data lives on; the sort runs there.
+  int device() const noexcept { return device_; }
+  bool is_solo() const noexcept { return size_ == 1 && !has_nccl(); }
+
+ private:
+  communicator() = default;
+
+  bool has_nccl() const noexcept {
+#if GPUSORT_WITH_NCCL
+    return comm_ != nullptr;
+#else
+    return false;
+#endif
+  }
+
+  int rank_ = 0;
+  int size_ = 1;
+  int device_ = 0;
+#if GPUSORT_WITH_NCCL
+  ncclComm_t comm_ = nullptr;
+  std::shared_ptr<ncclComm> owner_;
+#endif
+};
+
+}  // namespace gpusort::distributed

@@ -1,0 +1,165 @@
+// After the exchange a rank holds one sorted run from every rank, side by side in rank
+// order. Merging them pairwise (cub::DeviceMerge, log2(ranks) passes, ping-ponging between
+// two buffers) gives the rank's share in the total order. CUB's merge does not promise
+// stability, so each key carries its position in the current buffer and ties are broken
+// by it: run order, hence rank order, survives every pass.
+#pragma once
+
+#include "../../allocator.cuh"
+#include "../../error.cuh"
+#include "../../sort_request.cuh"
+
+#include <cub/device/device_merge.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace gpusort::distributed::detail {
+
+using gpusort::detail::check_cuda;
+
+template <class Key>
+struct positioned_key {
+  Key key;
+  std::uint64_t position;
+};
+
+template <class Key>
+struct attach_position {
+  const Key* keys;
+  __host__ __device__ positioned_key<Key> operator()(std::uint64_t position) const {
+    return {keys[position], position};
+  }
+};
+
+template <class Key>
+struct drop_position {
+  __host__ __device__ Key operator()(const positioned_key<Key>& k) const { return k.key; }
+};
+
+template <class Key, class Compare>
+struct position_breaks_ties {
+  Compare comp;
+  __host__ __device__ bool operator()(const positioned_key<Key>& a,
+                                      const positioned_key<Key>& b) const {
+    if (comp(a.key, b.key)) return true;
+    if (comp(b.key, a.key)) return false;
+    return a.position < b.position;
+  }
+};
+
+struct run {
+  std::size_t begin, count;
+};
+
+// One cub::DeviceMerge of runs a and b of `from` into `to` at a.begin (b follows a).
+// With temp == nullptr only sizes the temporary storage.
+template <class Key, class Value, class Compare>
+std::size_t merge_two_runs(void* temp, std::size_t temp_bytes, const Key* from_keys,
+                           const Value* from_values, Key* to_keys, Value* to_values, run a,
+                           run b, const Compare& comp, cudaStream_t stream) {
+  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  const auto positions = thrust::counting_iterator<std::uint64_t>(0);
+  const auto keys = thrust::make_transform_iterator(positions, attach_position<Key>{from_keys});
+  const auto out = thrust::make_transform_output_iterator(to_keys + a.begin, drop_position<Key>{});
+  const position_breaks_ties<Key, Compare> order{comp};
+  cudaError_t status;
+  if constexpr (has_values)
+    status = cub::DeviceMerge::MergePairs(temp, temp_bytes, keys + a.begin, from_values + a.begin,
+                                          std::int64_t(a.count), keys + b.begin,
+                                          from_values + b.begin, std::int64_t(b.count), out,
+                                          to_values + a.begin, order, stream);
+  else
+    status = cub::DeviceMerge::MergeKeys(temp, temp_bytes, keys + a.begin, std::int64_t(a.count),
+                                         keys + b.begin, std::int64_t(b.count), out, order,
+                                         stream);
+  check_cuda(status, "merging received runs (cub::DeviceMerge)");
+  return temp_bytes;
+}
+
+// The passes of a pairwise merge of `runs`: each pass lists the pairs it merges (a lone
+// last run is copied across).
+inline std::vector<std::vector<std::pair<run, run>>> merge_passes(std::vector<run> runs) {
+  std::vector<std::vector<std::pair<run, run>>> passes;
+  while (runs.size() > 1) {
+    std::vector<std::pair<run, run>> pass;
+    std::vector<run> merged;
+    for (std::size_t i = 0; i < runs.size(); i += 2) {
+      const run b = i + 1 < runs.size() ? runs[i + 1] : run{runs[i].begin + runs[i].count, 0};
+      pass.push_back({runs[i], b});
+      merged.push_back({runs[i].begin, runs[i].count + b.count});
+    }
+    passes.push_back(std::move(pass));
+    runs = std::move(merged);
+  }
+  return passes;
+}
+
+// Bytes of temporary storage the merges of `runs` need (CUB's, the largest of any pass).
+template <class Key, class Value, class Compare>
+std::size_t merge_temp_bytes(const std::vector<run>& runs, const Compare& comp) {
+  std::size_t most = 0;
+  for (const auto& pass : merge_passes(runs))
+    for (const auto& [a, b] : pass) {
+      std::size_t bytes = 0;
+      bytes = merge_two_runs<Key, Value>(nullptr, bytes, static_cast<const Key*>(nullptr),
+                                         static_cast<const Value*>(nullptr),
+                                         static_cast<Key*>(nullptr), static_cast<Value*>(nullptr),
+                                         a, b, comp, nullptr);
+      most = bytes > most ? bytes : most;
+    }
+  return most;
+}
+
+// Merges the sorted `runs` (rank order) of received_keys/values into keys/values; the
+// received buffers serve as the other half of the ping-pong and are overwritten.
+template <class Key, class Value, class Compare>
+void merge_received(Key* received_keys, Value* received_values, Key* keys, Value* values,
+                    std::size_t count, const std::vector<run>& runs, void* temp,
+                    std::size_t temp_bytes, const Compare& comp, cudaStream_t stream) {
+  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  std::vector<run> nonempty;
+  for (const run& r : runs)
+    if (r.count > 0) nonempty.push_back(r);
+  Key* from_keys = received_keys;
+  Key* to_keys = keys;
+  Value* from_values = received_values;
+  Value* to_values = values;
+  for (const auto& pass : merge_passes(nonempty)) {
+    for (const auto& [a, b] : pass) {
+      if (b.count == 0) {  // the lone last run
+        check_cuda(cudaMemcpyAsync(to_keys + a.begin, from_keys + a.begin, a.count * sizeof(Key),
+                                   cudaMemcpyDeviceToDevice, stream),
+                   "copying a lone received run");
+        if constexpr (has_values)
+          check_cuda(cudaMemcpyAsync(to_values + a.begin, from_values + a.begin,
+                                     a.count * sizeof(Value), cudaMemcpyDeviceToDevice, stream),
+                     "copying a lone received run's values");
+        continue;
+      }
+      merge_two_runs(temp, temp_bytes, from_keys, from_values, to_keys, to_values, a, b, comp,
+                     stream);
+    }
+    std::swap(from_keys, to_keys);
+    std::swap(from_values, to_values);
+  }
+  if (from_keys != keys) {  // an even number of passes (or none) ends in the received buffer
+    check_cuda(cudaMemcpyAsync(keys, from_keys, count * sizeof(Key), cudaMemcpyDeviceToDevice,
+                               stream),
+               "copying the merged keys back");
+    if constexpr (has_values)
+      check_cuda(cudaMemcpyAsync(values, from_values, count * sizeof(Value),
+                                 cudaMemcpyDeviceToDevice, stream),
+                 "copying the merged values back");
+  }
+}
+
+}  // namespace gpusort::distributed::detail
