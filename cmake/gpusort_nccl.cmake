@@ -1,0 +1,26 @@
+# gpusort::distributed: the distributed sort over NCCL, where NCCL is found (NCCL_ROOT or
+# the system paths). Elsewhere it is skipped, and says so; gpusort::gpusort still offers
+# gpusort/distributed.cuh with one-rank (solo) communicators.
+option(GPUSORT_WITH_NCCL "Build gpusort::distributed where NCCL is found" ON)
+set(gpusort_have_nccl FALSE)
+if(GPUSORT_WITH_NCCL)
+  find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${NCCL_ROOT} ENV NCCL_ROOT PATH_SUFFIXES include)
+  find_library(NCCL_LIBRARY nccl HINTS ${NCCL_ROOT} ENV NCCL_ROOT PATH_SUFFIXES lib lib64)
+  if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
+    set(gpusort_have_nccl TRUE)
+  endif()
+endif()
+
+if(gpusort_have_nccl)
+  message(STATUS "gpusort: NCCL found (${NCCL_LIBRARY}): building gpusort::distributed")
+  add_library(gpusort_distributed INTERFACE)
+  add_library(gpusort::distributed ALIAS gpusort_distributed)
+  set_target_properties(gpusort_distributed PROPERTIES EXPORT_NAME distributed)
+  target_include_directories(gpusort_distributed INTERFACE $<BUILD_INTERFACE:${NCCL_INCLUDE_DIR}>)
+  target_link_libraries(gpusort_distributed INTERFACE gpusort $<BUILD_INTERFACE:${NCCL_LIBRARY}>)
+  target_compile_definitions(gpusort_distributed INTERFACE GPUSORT_WITH_NCCL=1)
+else()
+  message(STATUS "gpusort: NCCL not found (set NCCL_ROOT to its prefix): SKIPPING "
+                 "gpusort::distributed, its multi-GPU tests and benchmark; one-rank distributed "
+                 "sorts still build and run")
+endif()

@@ -1,0 +1,62 @@
+// The distributed sort takes every key type and comparator the single-GPU policies take:
+// floats with NaNs and signed zeros, 64-bit and 16-bit integers, descending doubles, and a
+// user struct with its own comparator (sorted locally by the merge backend).
+#include "rank_fixture.cuh"
+
+namespace gpusort::test {
+namespace {
+
+using DistributedTypes = RankTest;
+
+TEST_P(DistributedTypes, FloatSpecialsKeysAndPairs) {
+  const auto inputs = rank_inputs<float>(rank_count_shapes(GetParam())[1],
+                                         distribution::float_specials, 11);
+  expect_distributed_sort<call::stable_sort_by_key>(comms, inputs, less<>{},
+                                                    reference_order<float>{false});
+  expect_distributed_sort<call::sort>(comms, inputs, less<>{}, reference_order<float>{false});
+}
+
+TEST_P(DistributedTypes, SixtyFourBitKeys) {
+  for (distribution d : {distribution::uniform, distribution::narrow_range})
+    expect_distributed_sort<call::stable_sort_by_key>(
+        comms, rank_inputs<std::uint64_t>(rank_count_shapes(GetParam())[0], d, 12), less<>{},
+        reference_order<std::uint64_t>{false});
+}
+
+TEST_P(DistributedTypes, SixteenBitSignedKeys) {
+  expect_distributed_sort<call::stable_sort>(
+      comms, rank_inputs<std::int16_t>(rank_count_shapes(GetParam())[2], distribution::uniform, 13),
+      less<>{}, reference_order<std::int16_t>{false});
+}
+
+TEST_P(DistributedTypes, DescendingDoubles) {
+  expect_distributed_sort<call::sort_by_key>(
+      comms, rank_inputs<double>(rank_count_shapes(GetParam())[4], distribution::uniform, 14),
+      greater<>{}, reference_order<double>{true});
+}
+
+struct reading {
+  std::uint32_t sensor;
+  float value;
+};
+struct by_sensor {
+  __host__ __device__ bool operator()(const reading& a, const reading& b) const {
+    return a.sensor < b.sensor;
+  }
+};
+
+TEST_P(DistributedTypes, UserStructWithItsComparator) {
+  std::vector<std::vector<reading>> inputs;
+  std::mt19937_64 random(15);
+  for (std::size_t count : rank_count_shapes(GetParam())[1]) {
+    std::vector<reading> input(count);
+    for (reading& r : input) r = {std::uint32_t(random() % 1000), float(random() % 100000)};
+    inputs.push_back(input);
+  }
+  expect_distributed_sort<call::stable_sort_by_key>(comms, inputs, by_sensor{}, by_sensor{});
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, DistributedTypes, testing::Values(1, 2, 4), rank_count_name);
+
+}  // namespace
+}  // namespace gpusort::test
