@@ -155,9 +155,18 @@ std::vector<std::uint64_t> find_splits(const communicator& comm, const Key* keys
   return search.splits();
 }
 
+// Events the benchmark records between the steps (created by the caller; null: none).
+struct step_events {
+  cudaEvent_t begun, sorted, split, exchanged, merged;
+};
+
+inline void record(cudaEvent_t event, cudaStream_t stream) {
+  if (event != nullptr) check_cuda(cudaEventRecord(event, stream), "recording a step event");
+}
+
 template <bool Stable, class Policy, class Key, class Value, class Compare>
 shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Value* values,
-                   std::size_t count, const Compare& comp) {
+                   std::size_t count, const Compare& comp, const step_events& events = {}) {
   constexpr bool has_values = !std::is_same_v<Value, no_values>;
   scoped_device on_rank_device(comm.device());
   const cudaStream_t stream = policy.stream();
@@ -195,6 +204,7 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
   if (total == 0) return result;
 
   // 2. Local sort (the checks on the ranges happen here too).
+  record(events.begun, stream);
   std::exception_ptr failure;
   try {
     gpusort::detail::sort_front_door<Stable>(policy, keys, keys + count, values, comp);
@@ -202,6 +212,7 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
     failure = std::current_exception();
   }
   agree_or_throw(comm, flag, failure, "to sort locally", stream);
+  record(events.sorted, stream);
 
   // 3. Exact cuts, then everyone's cuts: splits[q * (ranks + 1) + r] = how many of rank q's
   // elements go to ranks before r.
@@ -215,6 +226,7 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
                    (ranks + 1) * sizeof(std::uint64_t), stream);
   std::vector<std::uint64_t> splits(std::size_t(ranks) * (ranks + 1));
   copy_to_host(splits, splits_device, stream);
+  record(events.split, stream);
   std::vector<std::size_t> send_offsets(own_splits.begin(), own_splits.end());
   std::vector<std::size_t> recv_offsets{0};
   std::vector<run> runs;
@@ -250,10 +262,12 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
   std::vector<exchange_plane> planes{{keys, received_keys, sizeof(Key)}};
   if constexpr (has_values) planes.push_back({values, received_values, sizeof(Value)});
   exchange(comm, planes, send_offsets, recv_offsets, stream);
+  record(events.exchanged, stream);
 
   // 5. Merge.
   merge_received(received_keys, received_values, keys, values, count, runs,
                  exchange_storage->template at<char>(merge_temp_at), merge_bytes, comp, stream);
+  record(events.merged, stream);
   return result;
 }
 

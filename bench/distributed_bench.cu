@@ -1,0 +1,446 @@
+// gpusort_distributed_bench: the distributed sort on 1, 2, 4, ... GPUs of this machine
+// against cub::DeviceRadixSort on one of them, in one run (Google Benchmark, manual time).
+//
+// Names (Google Benchmark appends /manual_time):
+//   <op>/cub_radix/<type>/ranks:1/total:<n>   CUB on GPU 0 (temp storage allocated up front)
+//   <op>/distributed/<type>/ranks:<G>/total:<n> gpusort::distributed on GPUs 0..G-1, n/G each
+//   all_to_all/ranks:<G>/bytes_per_rank:<B>   NCCL grouped send/recv of B bytes per rank,
+//                                             B/G to every rank: the link's all-to-all rate
+//   host_sort/u32/ranks:<G>/total:<n>         gpusort::sort(distributed::pinned_host ...)
+// <op> is sort (u32 keys) or sort_by_key (u32+u32); n = 2^28 ... 2^--max_log2 (default 32).
+//
+// Method: keys are hashes of their global position, regenerated on every rank before every
+// timed sort (untimed); all ranks wait at a barrier, and the time runs from the first
+// rank's start to the last rank's end (host clock, after each rank synchronised its
+// stream). The stream-ordered pool of every device keeps what it allocated
+// (cudaMemPoolAttrReleaseThreshold = max), so repeated sorts do not map memory anew, as
+// CUB's up-front temp storage does not. Once per case, untimed, the distributed output is
+// checked (each rank in order, ranks in order at their boundaries); a wrong result is
+// reported as an error, not a time.
+// Counters: Gkeys_per_s; for distributed rows the mean over iterations of each step
+// (local_sort_ms, split_ms, exchange_ms, merge_ms, slowest rank) and exchange_GBps (bytes
+// leaving the slowest rank's GPU / its exchange time); for all_to_all, GBps likewise; for
+// host_sort, to_devices_s, sorting_s, to_host_s.
+
+#include <gpusort/distributed.cuh>
+
+#include <benchmark/benchmark.h>
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(status));
+    std::exit(1);
+  }
+}
+
+__host__ __device__ std::uint32_t key_of(std::uint64_t position) {
+  std::uint64_t z = position + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return std::uint32_t(z ^ (z >> 31));
+}
+
+__global__ void fill(std::uint32_t* keys, std::uint32_t* values, std::size_t n, std::uint64_t first) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    keys[i] = key_of(first + i);
+    if (values != nullptr) values[i] = std::uint32_t(first + i);
+  }
+}
+
+__global__ void count_disorder(const std::uint32_t* keys, std::size_t n, unsigned long long* bad) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i + 1 < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    if (keys[i + 1] < keys[i]) atomicAdd(bad, 1ull);
+}
+
+void fill_on(cudaStream_t stream, std::uint32_t* keys, std::uint32_t* values, std::size_t n,
+             std::uint64_t first) {
+  fill<<<4096, 256, 0, stream>>>(keys, values, n, first);
+  check(cudaGetLastError(), "fill");
+}
+
+void keep_pool_memory(int device) {
+  cudaMemPool_t pool;
+  check(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
+  std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();
+  check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold),
+        "cudaMemPoolSetAttribute");
+}
+
+using clock_type = std::chrono::steady_clock;
+
+class barrier {
+ public:
+  explicit barrier(int n) : n_(n) {}
+  void arrive_and_wait() {
+    std::unique_lock<std::mutex> lock(m_);
+    const int generation = generation_;
+    if (++arrived_ == n_) {
+      arrived_ = 0;
+      ++generation_;
+      cv_.notify_all();
+    } else {
+      cv_.wait(lock, [&] { return generation != generation_; });
+    }
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  int n_, arrived_ = 0, generation_ = 0;
+};
+
+struct rank_state {
+  int device;
+  cudaStream_t stream = nullptr;
+  std::uint32_t* keys = nullptr;
+  std::uint32_t* values = nullptr;
+  std::size_t count = 0;
+  cudaEvent_t events[5] = {};
+};
+
+double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+  return ms;
+}
+
+// gpusort::distributed over `ranks` GPUs, total elements split evenly.
+void distributed_sort(benchmark::State& state, std::vector<gpusort::distributed::communicator>* comms,
+                      bool pairs, std::size_t total) {
+  const int ranks = int(comms->size());
+  std::vector<rank_state> rank(ranks);
+  const std::size_t per_rank = total / ranks;
+  for (int r = 0; r < ranks; ++r) {
+    rank_state& s = rank[r];
+    s.device = (*comms)[r].device();
+    s.count = r + 1 == ranks ? total - per_rank * (ranks - 1) : per_rank;
+    check(cudaSetDevice(s.device), "cudaSetDevice");
+    keep_pool_memory(s.device);
+    check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "stream");
+    check(cudaMalloc(&s.keys, s.count * 4), "cudaMalloc keys");
+    if (pairs) check(cudaMalloc(&s.values, s.count * 4), "cudaMalloc values");
+    for (cudaEvent_t& e : s.events) check(cudaEventCreate(&e), "cudaEventCreate");
+  }
+  std::vector<double> step_ms(4, 0.0);
+  double exchange_gbps_sum = 0;
+  std::vector<clock_type::time_point> begin(ranks), end(ranks);
+  std::vector<std::uint32_t> first_key(ranks), last_key(ranks);
+  std::vector<unsigned long long> disorder(ranks, 0);
+  std::vector<std::size_t> off_rank_bytes(ranks, 0);
+  barrier all(ranks);
+  std::string failure;
+
+  const auto run_once = [&](bool verify) {
+    std::vector<std::thread> threads;
+    for (int r = 0; r < ranks; ++r)
+      threads.emplace_back([&, r] {
+        rank_state& s = rank[r];
+        check(cudaSetDevice(s.device), "cudaSetDevice");
+        fill_on(s.stream, s.keys, s.values, s.count, std::uint64_t(r) * per_rank);
+        check(cudaStreamSynchronize(s.stream), "fill");
+        all.arrive_and_wait();
+        begin[r] = clock_type::now();
+        const gpusort::distributed::detail::step_events events{s.events[0], s.events[1], s.events[2],
+                                                               s.events[3], s.events[4]};
+        const auto local = gpusort::par.on(s.stream);
+        try {
+          if (pairs)
+            gpusort::distributed::detail::sharded_sort<false>((*comms)[r], local, s.keys, s.values,
+                                                              s.count, gpusort::less<>{}, events);
+          else
+            gpusort::distributed::detail::sharded_sort<false>(
+                (*comms)[r], local, s.keys, static_cast<gpusort::no_values*>(nullptr), s.count,
+                gpusort::less<>{}, events);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "rank %d: %s\n", r, e.what());
+          std::exit(1);
+        }
+        check(cudaStreamSynchronize(s.stream), "sort");
+        end[r] = clock_type::now();
+        if (verify) {
+          unsigned long long* bad;
+          check(cudaMalloc(&bad, 8), "cudaMalloc");
+          check(cudaMemset(bad, 0, 8), "cudaMemset");
+          count_disorder<<<4096, 256, 0, s.stream>>>(s.keys, s.count, bad);
+          check(cudaMemcpyAsync(&disorder[r], bad, 8, cudaMemcpyDeviceToHost, s.stream), "copy");
+          check(cudaMemcpyAsync(&first_key[r], s.keys, 4, cudaMemcpyDeviceToHost, s.stream), "copy");
+          check(cudaMemcpyAsync(&last_key[r], s.keys + s.count - 1, 4, cudaMemcpyDeviceToHost,
+                                s.stream), "copy");
+          check(cudaStreamSynchronize(s.stream), "verify");
+          cudaFree(bad);
+        }
+      });
+    for (std::thread& t : threads) t.join();
+  };
+
+  run_once(true);  // warm-up and verification
+  for (int r = 0; r < ranks; ++r) {
+    if (disorder[r] != 0) failure = "rank " + std::to_string(r) + " out of order";
+    if (r > 0 && last_key[r - 1] > first_key[r]) failure = "ranks out of order at a boundary";
+  }
+  if (!failure.empty()) {
+    state.SkipWithError(failure.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    run_once(false);
+    const auto first = *std::min_element(begin.begin(), begin.end());
+    const auto last = *std::max_element(end.begin(), end.end());
+    state.SetIterationTime(std::chrono::duration<double>(last - first).count());
+    double slowest[4] = {0, 0, 0, 0};
+    for (int r = 0; r < ranks && ranks > 1; ++r) {  // one rank records no steps
+      check(cudaSetDevice(rank[r].device), "cudaSetDevice");
+      for (int k = 0; k < 4; ++k)
+        slowest[k] = std::max(slowest[k], elapsed_ms(rank[r].events[k], rank[r].events[k + 1]));
+    }
+    for (int k = 0; k < 4; ++k) step_ms[k] += slowest[k];
+    // Uniform keys: a rank sends (ranks-1)/ranks of its data away.
+    const double off_rank = double(per_rank) * (pairs ? 8 : 4) * (ranks - 1) / ranks;
+    if (ranks > 1 && slowest[2] > 0) exchange_gbps_sum += off_rank / (slowest[2] * 1e6);
+  }
+  const double iterations = double(state.iterations());
+  state.counters["local_sort_ms"] = step_ms[0] / iterations;
+  state.counters["split_ms"] = step_ms[1] / iterations;
+  state.counters["exchange_ms"] = step_ms[2] / iterations;
+  state.counters["merge_ms"] = step_ms[3] / iterations;
+  state.counters["exchange_GBps"] = exchange_gbps_sum / iterations;
+  state.counters["Gkeys_per_s"] =
+      benchmark::Counter(double(total) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  for (rank_state& s : rank) {
+    check(cudaSetDevice(s.device), "cudaSetDevice");
+    cudaFree(s.keys);
+    cudaFree(s.values);
+    for (cudaEvent_t e : s.events) cudaEventDestroy(e);
+    cudaStreamDestroy(s.stream);
+  }
+  check(cudaSetDevice(0), "cudaSetDevice");
+}
+
+// cub::DeviceRadixSort on GPU 0, out of place with temp storage allocated up front.
+void cub_radix(benchmark::State& state, bool pairs, std::size_t n) {
+  check(cudaSetDevice(0), "cudaSetDevice");
+  cudaStream_t stream;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  std::uint32_t *keys, *keys_out, *values = nullptr, *values_out = nullptr;
+  check(cudaMalloc(&keys, n * 4), "keys");
+  check(cudaMalloc(&keys_out, n * 4), "keys_out");
+  if (pairs) {
+    check(cudaMalloc(&values, n * 4), "values");
+    check(cudaMalloc(&values_out, n * 4), "values_out");
+  }
+  std::size_t temp_bytes = 0;
+  if (pairs)
+    cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys, keys_out, values, values_out, n);
+  else
+    cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys, keys_out, n);
+  void* temp;
+  check(cudaMalloc(&temp, temp_bytes), "temp");
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  for (auto _ : state) {
+    fill_on(stream, keys, values, n, 0);
+    check(cudaEventRecord(start, stream), "record");
+    if (pairs)
+      check(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, keys_out, values, values_out,
+                                            n, 0, 32, stream),
+            "SortPairs");
+    else
+      check(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n, 0, 32, stream),
+            "SortKeys");
+    check(cudaEventRecord(stop, stream), "record");
+    check(cudaEventSynchronize(stop), "sync");
+    state.SetIterationTime(elapsed_ms(start, stop) / 1e3);
+  }
+  state.counters["Gkeys_per_s"] =
+      benchmark::Counter(double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  cudaFree(keys), cudaFree(keys_out), cudaFree(values), cudaFree(values_out), cudaFree(temp);
+  cudaEventDestroy(start), cudaEventDestroy(stop), cudaStreamDestroy(stream);
+}
+
+// NCCL all-to-all of bytes_per_rank on every rank (equal pieces): the link's rate.
+void all_to_all(benchmark::State& state, std::vector<gpusort::distributed::communicator>* comms,
+                std::size_t bytes_per_rank) {
+  const int ranks = int(comms->size());
+  std::vector<char*> send(ranks), recv(ranks);
+  std::vector<cudaStream_t> streams(ranks);
+  for (int r = 0; r < ranks; ++r) {
+    check(cudaSetDevice((*comms)[r].device()), "cudaSetDevice");
+    check(cudaMalloc(&send[r], bytes_per_rank), "send");
+    check(cudaMalloc(&recv[r], bytes_per_rank), "recv");
+    check(cudaStreamCreateWithFlags(&streams[r], cudaStreamNonBlocking), "stream");
+  }
+  std::vector<std::size_t> offsets(ranks + 1);
+  const std::size_t piece = bytes_per_rank / ranks;
+  for (int q = 0; q <= ranks; ++q) offsets[q] = q * piece;
+  barrier all(ranks);
+  std::vector<clock_type::time_point> begin(ranks), end(ranks);
+  for (auto _ : state) {
+    std::vector<std::thread> threads;
+    for (int r = 0; r < ranks; ++r)
+      threads.emplace_back([&, r] {
+        check(cudaSetDevice((*comms)[r].device()), "cudaSetDevice");
+        all.arrive_and_wait();
+        begin[r] = clock_type::now();
+        gpusort::distributed::detail::exchange((*comms)[r], {{send[r], recv[r], 1}}, offsets,
+                                               offsets, streams[r]);
+        check(cudaStreamSynchronize(streams[r]), "exchange");
+        end[r] = clock_type::now();
+      });
+    for (std::thread& t : threads) t.join();
+    state.SetIterationTime(std::chrono::duration<double>(
+                               *std::max_element(end.begin(), end.end()) -
+                               *std::min_element(begin.begin(), begin.end()))
+                               .count());
+  }
+  state.counters["GBps"] = benchmark::Counter(double(piece) * (ranks - 1) * 1e-9,
+                                              benchmark::Counter::kIsIterationInvariantRate);
+  for (int r = 0; r < ranks; ++r) {
+    cudaSetDevice((*comms)[r].device());
+    cudaFree(send[r]), cudaFree(recv[r]), cudaStreamDestroy(streams[r]);
+  }
+  cudaSetDevice(0);
+}
+
+void fill_host(std::uint32_t* data, std::size_t n) {
+  const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> threads;
+  for (unsigned w = 0; w < workers; ++w)
+    threads.emplace_back([=] {
+      for (std::size_t i = n * w / workers; i < n * (w + 1) / workers; ++i) data[i] = key_of(i);
+    });
+  for (std::thread& t : threads) t.join();
+}
+
+// gpusort::sort of a pinned host array over `ranks` GPUs (time: the sort call only).
+void host_sort(benchmark::State& state, int ranks, std::size_t n) {
+  std::uint32_t* data = nullptr;
+  check(cudaMallocHost(&data, n * 4), "cudaMallocHost");
+  std::vector<int> devices;
+  for (int d = 0; d < ranks; ++d) devices.push_back(d);
+  double to_devices = 0, sorting = 0, to_host = 0;
+  for (auto _ : state) {
+    fill_host(data, n);
+    const auto t0 = clock_type::now();
+    const auto report = gpusort::sort(gpusort::distributed::pinned_host.devices(devices), data, data + n);
+    state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - t0).count());
+    to_devices += report.to_devices_seconds;
+    sorting += report.sorting_seconds;
+    to_host += report.to_host_seconds;
+  }
+  for (std::size_t i = 1; i < n; ++i)
+    if (data[i] < data[i - 1]) {
+      state.SkipWithError("host sort out of order");
+      break;
+    }
+  const double iterations = double(state.iterations());
+  state.counters["to_devices_s"] = to_devices / iterations;
+  state.counters["sorting_s"] = sorting / iterations;
+  state.counters["to_host_s"] = to_host / iterations;
+  state.counters["Gkeys_per_s"] =
+      benchmark::Counter(double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  cudaFreeHost(data);
+}
+
+int take_int_flag(int& argc, char** argv, const char* flag, int fallback) {
+  int kept = 1, value = fallback;
+  const std::size_t length = std::strlen(flag);
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], flag, length) == 0)
+      value = std::atoi(argv[i] + length);
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
+  return value;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int min_log2 = take_int_flag(argc, argv, "--min_log2=", 28);
+  const int max_log2 = take_int_flag(argc, argv, "--max_log2=", 32);
+  const int host_log2 = take_int_flag(argc, argv, "--host_log2=", 32);
+  int visible = 0;
+  if (cudaGetDeviceCount(&visible) != cudaSuccess || visible == 0) {
+    std::printf("gpusort_distributed_bench: no CUDA GPU here; nothing measured\n");
+    return 0;
+  }
+  cudaDeviceProp properties{};
+  check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+  benchmark::AddCustomContext("gpu", properties.name);
+  benchmark::AddCustomContext("gpus", std::to_string(visible));
+
+  std::vector<std::vector<gpusort::distributed::communicator>> comms_by_ranks;
+  comms_by_ranks.push_back({gpusort::distributed::communicator::solo(0)});  // gpusort::par alone
+  for (int ranks = 2; ranks <= visible; ranks *= 2) {
+    std::vector<int> devices;
+    for (int d = 0; d < ranks; ++d) devices.push_back(d);
+    comms_by_ranks.push_back(gpusort::distributed::communicator::for_devices(devices));
+  }
+  static std::vector<std::vector<gpusort::distributed::communicator>> keep;
+  keep = std::move(comms_by_ranks);
+
+  for (bool pairs : {false, true}) {
+    const char* op = pairs ? "sort_by_key" : "sort";
+    const char* type = pairs ? "u32+u32" : "u32";
+    for (int log2 = min_log2; log2 <= max_log2; ++log2) {
+      const std::size_t n = std::size_t(1) << log2;
+      const std::string suffix = std::string(type) + "/ranks:";
+      benchmark::RegisterBenchmark((std::string(op) + "/cub_radix/" + suffix + "1/total:" +
+                                    std::to_string(n)).c_str(),
+                                   [=](benchmark::State& s) { cub_radix(s, pairs, n); })
+          ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+      for (auto& comms : keep) {
+        const int ranks = int(comms.size());
+        benchmark::RegisterBenchmark((std::string(op) + "/distributed/" + suffix +
+                                      std::to_string(ranks) + "/total:" + std::to_string(n)).c_str(),
+                                     [&comms, pairs, n](benchmark::State& s) {
+                                       distributed_sort(s, &comms, pairs, n);
+                                     })
+            ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+      }
+    }
+  }
+  for (auto& comms : keep) {
+    const int ranks = int(comms.size());
+    if (ranks == 1) continue;
+    for (std::size_t bytes : {std::size_t(1) << 30, std::size_t(4) << 30})
+      benchmark::RegisterBenchmark(("all_to_all/ranks:" + std::to_string(ranks) +
+                                    "/bytes_per_rank:" + std::to_string(bytes)).c_str(),
+                                   [&comms, bytes](benchmark::State& s) { all_to_all(s, &comms, bytes); })
+          ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+  }
+  if (host_log2 > 0)
+    for (int ranks = 1; ranks <= visible; ranks *= 2) {
+      const std::size_t n = std::size_t(1) << host_log2;
+      benchmark::RegisterBenchmark(("host_sort/u32/ranks:" + std::to_string(ranks) + "/total:" +
+                                    std::to_string(n)).c_str(),
+                                   [=](benchmark::State& s) { host_sort(s, ranks, n); })
+          ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+    }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
