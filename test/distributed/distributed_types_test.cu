@@ -48,7 +48,8 @@ struct by_sensor {
 TEST_P(DistributedTypes, UserStructWithItsComparator) {
   std::vector<std::vector<reading>> inputs;
   std::mt19937_64 random(15);
-  for (std::size_t count : rank_count_shapes(GetParam())[1]) {
+  const auto shapes = rank_count_shapes(GetParam());  // a range-for over [1] of a temporary dangles
+  for (std::size_t count : shapes[1]) {
     std::vector<reading> input(count);
     for (reading& r : input) r = {std::uint32_t(random() % 1000), float(random() % 100000)};
     inputs.push_back(input);
