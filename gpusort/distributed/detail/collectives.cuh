@@ -42,6 +42,41 @@ inline void all_reduce_sum(const communicator& comm, std::uint64_t* counters, st
 #endif
 }
 
+// A stream that starts after the work enqueued so far on `parent`, and that `parent` waits
+// for at join(): for work that can overlap the parent's next steps.
+class side_stream {
+ public:
+  explicit side_stream(cudaStream_t parent) : parent_(parent) {
+    check_cuda(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking), "creating a side stream");
+    check_cuda(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "creating an event");
+    check_cuda(cudaEventRecord(event_, parent_), "forking a side stream");
+    check_cuda(cudaStreamWaitEvent(side_, event_), "forking a side stream");
+  }
+  ~side_stream() {
+    if (!joined_) join_noexcept();
+    cudaEventDestroy(event_);
+    cudaStreamDestroy(side_);  // released once its work is done
+  }
+  side_stream(const side_stream&) = delete;
+  side_stream& operator=(const side_stream&) = delete;
+
+  cudaStream_t get() const noexcept { return side_; }
+  void join() {
+    joined_ = true;
+    check_cuda(cudaEventRecord(event_, side_), "joining a side stream");
+    check_cuda(cudaStreamWaitEvent(parent_, event_), "joining a side stream");
+  }
+
+ private:
+  void join_noexcept() noexcept {
+    cudaEventRecord(event_, side_);
+    cudaStreamWaitEvent(parent_, event_);
+  }
+  cudaStream_t parent_, side_ = nullptr;
+  cudaEvent_t event_ = nullptr;
+  bool joined_ = false;
+};
+
 // One array taking part in an exchange (the keys; the values alongside).
 struct exchange_plane {
   const void* send;
@@ -57,37 +92,42 @@ inline void exchange(const communicator& comm, const std::vector<exchange_plane>
                      const std::vector<std::size_t>& send_offsets,
                      const std::vector<std::size_t>& recv_offsets, cudaStream_t stream) {
   const int self = comm.rank();
+  // The own piece is copied on a side stream, so that it overlaps the transfers.
+  side_stream own_piece(stream);
   for (const exchange_plane& plane : planes) {
     const std::size_t count = send_offsets[self + 1] - send_offsets[self];
     if (count == 0) continue;
     check_cuda(cudaMemcpyAsync(static_cast<char*>(plane.recv) + recv_offsets[self] * plane.element_bytes,
                                static_cast<const char*>(plane.send) +
                                    send_offsets[self] * plane.element_bytes,
-                               count * plane.element_bytes, cudaMemcpyDeviceToDevice, stream),
+                               count * plane.element_bytes, cudaMemcpyDeviceToDevice,
+                               own_piece.get()),
                "keeping the rank's own piece");
   }
-  if (comm.size() == 1) return;
 #if GPUSORT_WITH_NCCL
-  ncclComm_t nccl = comm.nccl();
-  check_nccl(ncclGroupStart(), nccl, "starting the exchange (ncclGroupStart)");
-  for (int peer = 0; peer < comm.size(); ++peer) {
-    if (peer == self) continue;
-    for (const exchange_plane& plane : planes) {
-      const std::size_t send_count = send_offsets[peer + 1] - send_offsets[peer];
-      const std::size_t recv_count = recv_offsets[peer + 1] - recv_offsets[peer];
-      if (send_count > 0)
-        check_nccl(ncclSend(static_cast<const char*>(plane.send) +
-                                send_offsets[peer] * plane.element_bytes,
-                            send_count * plane.element_bytes, ncclUint8, peer, nccl, stream),
-                   nccl, "sending a piece (ncclSend)");
-      if (recv_count > 0)
-        check_nccl(ncclRecv(static_cast<char*>(plane.recv) + recv_offsets[peer] * plane.element_bytes,
-                            recv_count * plane.element_bytes, ncclUint8, peer, nccl, stream),
-                   nccl, "receiving a piece (ncclRecv)");
+  if (comm.size() > 1) {
+    ncclComm_t nccl = comm.nccl();
+    check_nccl(ncclGroupStart(), nccl, "starting the exchange (ncclGroupStart)");
+    for (int peer = 0; peer < comm.size(); ++peer) {
+      if (peer == self) continue;
+      for (const exchange_plane& plane : planes) {
+        const std::size_t send_count = send_offsets[peer + 1] - send_offsets[peer];
+        const std::size_t recv_count = recv_offsets[peer + 1] - recv_offsets[peer];
+        if (send_count > 0)
+          check_nccl(ncclSend(static_cast<const char*>(plane.send) +
+                                  send_offsets[peer] * plane.element_bytes,
+                              send_count * plane.element_bytes, ncclUint8, peer, nccl, stream),
+                     nccl, "sending a piece (ncclSend)");
+        if (recv_count > 0)
+          check_nccl(ncclRecv(static_cast<char*>(plane.recv) + recv_offsets[peer] * plane.element_bytes,
+                              recv_count * plane.element_bytes, ncclUint8, peer, nccl, stream),
+                     nccl, "receiving a piece (ncclRecv)");
+      }
     }
+    check_nccl(ncclGroupEnd(), nccl, "running the exchange (ncclGroupEnd)");
   }
-  check_nccl(ncclGroupEnd(), nccl, "running the exchange (ncclGroupEnd)");
 #endif
+  own_piece.join();
 }
 
 }  // namespace gpusort::distributed::detail

@@ -1,8 +1,9 @@
 // After the exchange a rank holds one sorted run from every rank, side by side in rank
 // order. Merging them pairwise (cub::DeviceMerge, log2(ranks) passes, ping-ponging between
 // two buffers) gives the rank's share in the total order. CUB's merge does not promise
-// stability, so each key carries its position in the current buffer and ties are broken
-// by it: run order, hence rank order, survives every pass.
+// stability, so for stable sorts each key carries its position in its pair of runs (32 bits
+// where the pair allows: half the shared memory of 64) and ties are broken by it: run
+// order, hence rank order, survives every pass. Unstable sorts merge the bare keys.
 #pragma once
 
 #include "../../allocator.cuh"
@@ -18,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -26,30 +28,30 @@ namespace gpusort::distributed::detail {
 
 using gpusort::detail::check_cuda;
 
-template <class Key>
+template <class Key, class Position>
 struct positioned_key {
   Key key;
-  std::uint64_t position;
+  Position position;
 };
 
-template <class Key>
+template <class Key, class Position>
 struct attach_position {
   const Key* keys;
-  __host__ __device__ positioned_key<Key> operator()(std::uint64_t position) const {
+  __host__ __device__ positioned_key<Key, Position> operator()(Position position) const {
     return {keys[position], position};
   }
 };
 
-template <class Key>
+template <class Key, class Position>
 struct drop_position {
-  __host__ __device__ Key operator()(const positioned_key<Key>& k) const { return k.key; }
+  __host__ __device__ Key operator()(const positioned_key<Key, Position>& k) const { return k.key; }
 };
 
-template <class Key, class Compare>
+template <class Key, class Position, class Compare>
 struct position_breaks_ties {
   Compare comp;
-  __host__ __device__ bool operator()(const positioned_key<Key>& a,
-                                      const positioned_key<Key>& b) const {
+  __host__ __device__ bool operator()(const positioned_key<Key, Position>& a,
+                                      const positioned_key<Key, Position>& b) const {
     if (comp(a.key, b.key)) return true;
     if (comp(b.key, a.key)) return false;
     return a.position < b.position;
@@ -60,29 +62,53 @@ struct run {
   std::size_t begin, count;
 };
 
-// One cub::DeviceMerge of runs a and b of `from` into `to` at a.begin (b follows a).
-// With temp == nullptr only sizes the temporary storage.
-template <class Key, class Value, class Compare>
-std::size_t merge_two_runs(void* temp, std::size_t temp_bytes, const Key* from_keys,
-                           const Value* from_values, Key* to_keys, Value* to_values, run a,
-                           run b, const Compare& comp, cudaStream_t stream) {
+// One cub::DeviceMerge of runs a and b of `from` into `to` at a.begin (b follows a), keys
+// tagged with their Position in the pair (Position void: bare keys). With temp == nullptr
+// only sizes the temporary storage.
+template <class Position, class Key, class Value, class Compare>
+std::size_t cub_merge(void* temp, std::size_t temp_bytes, const Key* from_keys,
+                      const Value* from_values, Key* to_keys, Value* to_values, run a, run b,
+                      const Compare& comp, cudaStream_t stream) {
   constexpr bool has_values = !std::is_same_v<Value, no_values>;
-  const auto positions = thrust::counting_iterator<std::uint64_t>(0);
-  const auto keys = thrust::make_transform_iterator(positions, attach_position<Key>{from_keys});
-  const auto out = thrust::make_transform_output_iterator(to_keys + a.begin, drop_position<Key>{});
-  const position_breaks_ties<Key, Compare> order{comp};
   cudaError_t status;
-  if constexpr (has_values)
-    status = cub::DeviceMerge::MergePairs(temp, temp_bytes, keys + a.begin, from_values + a.begin,
-                                          std::int64_t(a.count), keys + b.begin,
-                                          from_values + b.begin, std::int64_t(b.count), out,
-                                          to_values + a.begin, order, stream);
-  else
-    status = cub::DeviceMerge::MergeKeys(temp, temp_bytes, keys + a.begin, std::int64_t(a.count),
-                                         keys + b.begin, std::int64_t(b.count), out, order,
-                                         stream);
+  const auto merge = [&](auto keys_a, auto keys_b, auto out, auto order) {
+    if constexpr (has_values)
+      return cub::DeviceMerge::MergePairs(temp, temp_bytes, keys_a, from_values + a.begin,
+                                          std::int64_t(a.count), keys_b, from_values + b.begin,
+                                          std::int64_t(b.count), out, to_values + a.begin, order,
+                                          stream);
+    else
+      return cub::DeviceMerge::MergeKeys(temp, temp_bytes, keys_a, std::int64_t(a.count), keys_b,
+                                         std::int64_t(b.count), out, order, stream);
+  };
+  if constexpr (std::is_void_v<Position>) {
+    status = merge(from_keys + a.begin, from_keys + b.begin, to_keys + a.begin, comp);
+  } else {
+    const auto positions = thrust::counting_iterator<Position>(0);
+    const auto keys = thrust::make_transform_iterator(
+        positions, attach_position<Key, Position>{from_keys + a.begin});
+    status = merge(keys, keys + a.count,
+                   thrust::make_transform_output_iterator(to_keys + a.begin,
+                                                          drop_position<Key, Position>{}),
+                   position_breaks_ties<Key, Position, Compare>{comp});
+  }
   check_cuda(status, "merging received runs (cub::DeviceMerge)");
   return temp_bytes;
+}
+
+template <bool Stable, class Key, class Value, class Compare>
+std::size_t merge_two_runs(void* temp, std::size_t temp_bytes, const Key* from_keys,
+                           const Value* from_values, Key* to_keys, Value* to_values, run a, run b,
+                           const Compare& comp, cudaStream_t stream) {
+  if constexpr (!Stable)
+    return cub_merge<void>(temp, temp_bytes, from_keys, from_values, to_keys, to_values, a, b,
+                           comp, stream);
+  else if (a.count + b.count <= std::numeric_limits<std::uint32_t>::max())
+    return cub_merge<std::uint32_t>(temp, temp_bytes, from_keys, from_values, to_keys, to_values,
+                                    a, b, comp, stream);
+  else
+    return cub_merge<std::uint64_t>(temp, temp_bytes, from_keys, from_values, to_keys, to_values,
+                                    a, b, comp, stream);
 }
 
 // The passes of a pairwise merge of `runs`: each pass lists the pairs it merges (a lone
@@ -104,13 +130,13 @@ inline std::vector<std::vector<std::pair<run, run>>> merge_passes(std::vector<ru
 }
 
 // Bytes of temporary storage the merges of `runs` need (CUB's, the largest of any pass).
-template <class Key, class Value, class Compare>
+template <bool Stable, class Key, class Value, class Compare>
 std::size_t merge_temp_bytes(const std::vector<run>& runs, const Compare& comp) {
   std::size_t most = 0;
   for (const auto& pass : merge_passes(runs))
     for (const auto& [a, b] : pass) {
       std::size_t bytes = 0;
-      bytes = merge_two_runs<Key, Value>(nullptr, bytes, static_cast<const Key*>(nullptr),
+      bytes = merge_two_runs<Stable, Key, Value>(nullptr, bytes, static_cast<const Key*>(nullptr),
                                          static_cast<const Value*>(nullptr),
                                          static_cast<Key*>(nullptr), static_cast<Value*>(nullptr),
                                          a, b, comp, nullptr);
@@ -121,7 +147,7 @@ std::size_t merge_temp_bytes(const std::vector<run>& runs, const Compare& comp) 
 
 // Merges the sorted `runs` (rank order) of received_keys/values into keys/values; the
 // received buffers serve as the other half of the ping-pong and are overwritten.
-template <class Key, class Value, class Compare>
+template <bool Stable, class Key, class Value, class Compare>
 void merge_received(Key* received_keys, Value* received_values, Key* keys, Value* values,
                     std::size_t count, const std::vector<run>& runs, void* temp,
                     std::size_t temp_bytes, const Compare& comp, cudaStream_t stream) {
@@ -145,7 +171,7 @@ void merge_received(Key* received_keys, Value* received_values, Key* keys, Value
                      "copying a lone received run's values");
         continue;
       }
-      merge_two_runs(temp, temp_bytes, from_keys, from_values, to_keys, to_values, a, b, comp,
+      merge_two_runs<Stable>(temp, temp_bytes, from_keys, from_values, to_keys, to_values, a, b, comp,
                      stream);
     }
     std::swap(from_keys, to_keys);

@@ -246,7 +246,7 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
   std::optional<temporary_storage> exchange_storage;
   std::size_t received_keys_at = 0, received_values_at = 0, merge_temp_at = 0, merge_bytes = 0;
   try {
-    merge_bytes = merge_temp_bytes<Key, Value>(runs, comp);
+    merge_bytes = merge_temp_bytes<Stable, Key, Value>(runs, comp);
     storage_plan layout;
     received_keys_at = layout.reserve<Key>(count);
     received_values_at = layout.reserve<Value>(has_values ? count : 0);
@@ -265,7 +265,7 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
   record(events.exchanged, stream);
 
   // 5. Merge.
-  merge_received(received_keys, received_values, keys, values, count, runs,
+  merge_received<Stable>(received_keys, received_values, keys, values, count, runs,
                  exchange_storage->template at<char>(merge_temp_at), merge_bytes, comp, stream);
   record(events.merged, stream);
   return result;
