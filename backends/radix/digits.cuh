@@ -67,6 +67,19 @@ __host__ __device__ constexpr std::size_t portion_count(std::size_t n, std::size
   return (n + portion - 1) / portion;
 }
 
+// The portion size a sort of n keys uses: as many portions as `most` (a whole number of
+// tiles) requires, of nearly equal tiles each. Each launch clears the next launch's look-back
+// table with its own blocks, so a short last portion after a long one would leave a few
+// blocks clearing a large table: 2^29 keys in portions of 2^29 - 1 and 1 took twice as
+// long as in two of 2^28 (H200).
+__host__ __device__ constexpr std::size_t balanced_portion_items(std::size_t n, int tile_items,
+                                                                 std::size_t most) {
+  const std::size_t portions = n == 0 ? 1 : portion_count(n, most);
+  const std::size_t tiles = tile_count(n, tile_items);
+  const std::size_t tiles_each = (tiles + portions - 1) / portions;
+  return (tiles_each > 0 ? tiles_each : 1) * std::size_t(tile_items);
+}
+
 // XOR-ing a key's sort bits with this reverses the order of its `key_bits` low bits:
 // how descending sorts reuse the ascending machinery and stay stable.
 template <class Bits>

@@ -26,7 +26,7 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   constexpr int digits = shape::digits;
   if (n < 2) return;
 
-  const std::size_t portion = shape::portion_items;
+  const std::size_t portion = balanced_portion_items(n, shape::tile_items, shape::portion_items);
   const std::size_t portions = portion_count(n, portion);
   const std::size_t widest_portion = n < portion ? n : portion;
   const std::size_t status_words = tile_count(widest_portion, shape::tile_items) * digits;

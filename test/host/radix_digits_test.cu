@@ -107,6 +107,26 @@ TEST(RadixDigits, PortionsAreWholeTilesWithinTheLimit) {
   EXPECT_LE(radix::max_portion_items, std::size_t(radix::digit_status::count_mask));
 }
 
+TEST(RadixDigits, BalancedPortionsAreNearlyEqualWholeTilesWithinTheLimit) {
+  const int tile_items = 6912;
+  const std::size_t most = radix::portion_items(tile_items, std::size_t(1) << 29);
+  for (std::size_t n : {std::size_t(1), std::size_t(6912), std::size_t(1) << 28, most, most + 1,
+                        std::size_t(1) << 29, (std::size_t(1) << 30) + 12345,
+                        (std::size_t(1) << 33) + 5}) {
+    const std::size_t portion = radix::balanced_portion_items(n, tile_items, most);
+    const std::size_t portions = radix::portion_count(n, portion);
+    EXPECT_EQ(portion % tile_items, 0u) << n;
+    EXPECT_LE(portion, most) << n;
+    EXPECT_EQ(portions, radix::portion_count(n, most)) << n;
+    // The last portion is short by less than a tile per portion.
+    const std::size_t last = n - (portions - 1) * portion;
+    EXPECT_GE(last + portions * std::size_t(tile_items), portion) << n;
+  }
+  // 2^29 keys: two portions of about 2^28, not 2^29 - 1 and a sliver.
+  const std::size_t portion = radix::balanced_portion_items(std::size_t(1) << 29, tile_items, most);
+  EXPECT_LT(portion, (std::size_t(1) << 28) + tile_items);
+}
+
 TEST(RadixLookback, StatusWordsKeepCountAndKindApart) {
   using status = radix::digit_status;
   const std::uint32_t largest = status::count_mask;
