@@ -7,7 +7,9 @@
 //   all_to_all/ranks:<G>/bytes_per_rank:<B>   NCCL grouped send/recv of B bytes per rank,
 //                                             B/G to every rank: the link's all-to-all rate
 //   host_sort/u32/ranks:<G>/total:<n>         gpusort::sort(distributed::pinned_host ...)
-// <op> is sort (u32 keys) or sort_by_key (u32+u32); n = 2^28 ... 2^--max_log2 (default 32).
+//                                             at n = 2^31 and 2^--host_log2 (default 34; 0: none)
+// <op> is sort (u32 keys) or sort_by_key (u32+u32); n = 2^--min_log2 (default 28) ... 2^--max_log2
+// (default 32).
 //
 // Method: keys are hashes of their global position, regenerated on every rank before every
 // timed sort (untimed); all ranks wait at a barrier, and the time runs from the first
@@ -342,7 +344,14 @@ void host_sort(benchmark::State& state, int ranks, std::size_t n) {
   for (auto _ : state) {
     fill_host(data, n);
     const auto t0 = clock_type::now();
-    const auto report = gpusort::sort(gpusort::distributed::pinned_host.devices(devices), data, data + n);
+    gpusort::distributed::host_sort_report report{};
+    try {
+      report = gpusort::sort(gpusort::distributed::pinned_host.devices(devices), data, data + n);
+    } catch (const gpusort::error& e) {  // e.g. more than these GPUs can hold
+      state.SkipWithError(e.what());
+      cudaFreeHost(data);
+      return;
+    }
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - t0).count());
     to_devices += report.to_devices_seconds;
     sorting += report.sorting_seconds;
@@ -380,7 +389,7 @@ int take_int_flag(int& argc, char** argv, const char* flag, int fallback) {
 int main(int argc, char** argv) {
   const int min_log2 = take_int_flag(argc, argv, "--min_log2=", 28);
   const int max_log2 = take_int_flag(argc, argv, "--max_log2=", 32);
-  const int host_log2 = take_int_flag(argc, argv, "--host_log2=", 32);
+  const int host_log2 = take_int_flag(argc, argv, "--host_log2=", 34);
   int visible = 0;
   if (cudaGetDeviceCount(&visible) != cudaSuccess || visible == 0) {
     std::printf("gpusort_distributed_bench: no CUDA GPU here; nothing measured\n");
@@ -431,14 +440,16 @@ int main(int argc, char** argv) {
                                    [&comms, bytes](benchmark::State& s) { all_to_all(s, &comms, bytes); })
           ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
   }
-  if (host_log2 > 0)
+  for (int log2 : {31, host_log2}) {
+    if (log2 <= 0 || (log2 == 31 && host_log2 == 31)) continue;
     for (int ranks = 1; ranks <= visible; ranks *= 2) {
-      const std::size_t n = std::size_t(1) << host_log2;
+      const std::size_t n = std::size_t(1) << log2;
       benchmark::RegisterBenchmark(("host_sort/u32/ranks:" + std::to_string(ranks) + "/total:" +
                                     std::to_string(n)).c_str(),
                                    [=](benchmark::State& s) { host_sort(s, ranks, n); })
           ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
     }
+  }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
