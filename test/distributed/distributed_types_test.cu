@@ -57,6 +57,31 @@ TEST_P(DistributedTypes, UserStructWithItsComparator) {
   expect_distributed_sort<call::stable_sort_by_key>(comms, inputs, by_sensor{}, by_sensor{});
 }
 
+// Not a strict weak ordering: whatever the searches find, the ranks must agree on failing
+// (all throw) or on going on (none does); one rank left in a collective would hang the rest.
+struct parity_differs {
+  __host__ __device__ bool operator()(std::uint32_t a, std::uint32_t b) const {
+    return ((a ^ b) & 1u) != 0;
+  }
+};
+
+TEST_P(DistributedTypes, ABrokenComparatorFailsOnEveryRankOrNone) {
+  const auto inputs = rank_inputs<std::uint32_t>(rank_count_shapes(GetParam())[0],
+                                                 distribution::uniform, 16);
+  std::vector<int> threw(comms.size(), 0);
+  on_every_rank(comms, [&](int r) {
+    device_array<std::uint32_t> keys(inputs[r]);
+    try {
+      distributed::sort(comms[r], keys.begin(), keys.end(), parity_differs{});
+    } catch (const gpusort::error& e) {
+      threw[r] = 1;
+      EXPECT_NE(std::string(e.what()).find("strict weak ordering"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  });
+  for (std::size_t r = 1; r < comms.size(); ++r) EXPECT_EQ(threw[r], threw[0]) << "rank " << r;
+}
+
 INSTANTIATE_TEST_SUITE_P(Ranks, DistributedTypes, testing::Values(1, 2, 4), rank_count_name);
 
 }  // namespace

@@ -227,19 +227,33 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
   std::vector<std::uint64_t> splits(std::size_t(ranks) * (ranks + 1));
   copy_to_host(splits, splits_device, stream);
   record(events.split, stream);
+  // Every rank checks every rank's cuts, so that all of them throw or none does (a
+  // comparator that is no strict weak ordering can make the searches disagree).
+  const auto cut = [&](int q, int r) { return splits[std::size_t(q) * (ranks + 1) + r]; };
+  for (int r = 0; r < ranks; ++r) {
+    std::uint64_t received = 0;
+    for (int q = 0; q < ranks; ++q) {
+      if (cut(q, r + 1) < cut(q, r) || cut(q, ranks) != counts[q])
+        gpusort::detail::throw_usage_error(
+            "the distributed sort's cuts are inconsistent: the comparator is not a strict weak "
+            "ordering; every rank's data is a permutation of its input");
+      received += cut(q, r + 1) - cut(q, r);
+    }
+    if (received != counts[r])
+      gpusort::detail::throw_usage_error(
+          "the distributed sort's cuts do not add up (rank " + std::to_string(r) + " would receive " +
+          std::to_string(received) + " of " + std::to_string(counts[r]) +
+          "): the comparator is not a strict weak ordering; every rank's data is a permutation "
+          "of its input");
+  }
   std::vector<std::size_t> send_offsets(own_splits.begin(), own_splits.end());
   std::vector<std::size_t> recv_offsets{0};
   std::vector<run> runs;
   for (int q = 0; q < ranks; ++q) {
-    const std::size_t piece = splits[std::size_t(q) * (ranks + 1) + self + 1] -
-                              splits[std::size_t(q) * (ranks + 1) + self];
+    const std::size_t piece = cut(q, self + 1) - cut(q, self);
     runs.push_back({recv_offsets.back(), piece});
     recv_offsets.push_back(recv_offsets.back() + piece);
   }
-  if (recv_offsets.back() != count)
-    gpusort::detail::throw_usage_error("the distributed sort's cuts do not add up (" +
-                                       std::to_string(recv_offsets.back()) + " received, " +
-                                       std::to_string(count) + " expected)");
 
   // 4. Exchange into a buffer as large as the rank's data, allocated (with the merge's
   // storage) by every rank before any sends.
