@@ -138,4 +138,20 @@ TEST(SplitterSearch, RoundsGrowWithTheLogarithmOfTheCount) {
   EXPECT_LE(found.rounds, 5);
 }
 
+TEST(SplitterSearch, InconsistentCountsNeverOfferPositionsOutsideTheData) {
+  // Two ranks of 100 elements; a broken comparator reports a candidate below the target
+  // with a local count above another's that is above the target: the window inverts.
+  splitter_search search({100}, 100, 200, 4);
+  std::vector<std::uint64_t> positions = search.candidate_positions();
+  ASSERT_EQ(positions.size(), 4u);
+  positions.resize(8, no_candidate);
+  positions[4] = 10;  // rank 1's candidate
+  std::vector<std::uint64_t> global(8, 0), local(8, 0);
+  global[0] = 50, local[0] = 90;    // below the target, but 90 of ours precede it
+  global[4] = 150, local[4] = 20;   // above the target, 20 of ours precede it
+  search.narrow(positions, global, local);
+  EXPECT_FALSE(search.done());
+  for (std::uint64_t p : search.candidate_positions()) EXPECT_EQ(p, no_candidate);
+}
+
 }  // namespace

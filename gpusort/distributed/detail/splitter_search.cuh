@@ -54,7 +54,9 @@ class splitter_search {
     std::vector<std::uint64_t> positions(candidates_per_rank(), no_candidate);
     for (int j = 0; j < splitters(); ++j) {
       const window& w = windows_[j];
-      if (w.resolved || w.lo == w.hi) continue;
+      // lo > hi only comes from a comparator that is no strict weak ordering: offer nothing
+      // (the search then runs out of rounds and says so).
+      if (w.resolved || w.lo >= w.hi) continue;
       const std::uint64_t width = w.hi - w.lo;
       const int offered = width < std::uint64_t(per_splitter_) ? int(width) : per_splitter_;
       for (int t = 0; t < offered; ++t)
