@@ -59,6 +59,8 @@ TEST_P(DistributedTypes, UserStructWithItsComparator) {
 
 // Not a strict weak ordering: whatever the searches find, the ranks must agree on failing
 // (all throw) or on going on (none does); one rank left in a collective would hang the rest.
+// Where none throws the result is unspecified: CUB's merge of the received runs may even
+// fault (README says so), so the device's state is not checked here.
 struct parity_differs {
   __host__ __device__ bool operator()(std::uint32_t a, std::uint32_t b) const {
     return ((a ^ b) & 1u) != 0;
@@ -77,7 +79,6 @@ TEST_P(DistributedTypes, ABrokenComparatorFailsOnEveryRankOrNone) {
       threw[r] = 1;
       EXPECT_NE(std::string(e.what()).find("strict weak ordering"), std::string::npos) << e.what();
     }
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   });
   for (std::size_t r = 1; r < comms.size(); ++r) EXPECT_EQ(threw[r], threw[0]) << "rank " << r;
 }
