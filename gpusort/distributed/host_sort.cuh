@@ -30,6 +30,8 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <string>
@@ -124,6 +126,31 @@ inline void require_pinned_host(const void* p, const char* name) {
 }
 
 using clock = std::chrono::steady_clock;
+
+// The communicators of one set of GPUs, made at the first pinned-host sort that uses the set
+// (ncclCommInitAll takes a quarter of a second on two H200s) and kept for the process's life.
+// Sorts on the same set take turns: two at once would interleave on the same communicators.
+struct device_group {
+  std::vector<communicator> comms;
+  std::mutex in_use;
+
+  static std::shared_ptr<device_group> for_devices(const std::vector<int>& devices) {
+    static std::mutex made_lock;
+    // Never destroyed: NCCL teardown during static destruction can outlive the CUDA runtime.
+    static auto* made = new std::map<std::vector<int>, std::shared_ptr<device_group>>();
+    const std::lock_guard<std::mutex> lock(made_lock);
+    std::shared_ptr<device_group>& group = (*made)[devices];
+    if (!group) {
+      auto fresh = std::make_shared<device_group>();
+#if GPUSORT_WITH_NCCL
+      if (devices.size() > 1) fresh->comms = communicator::for_devices(devices);
+#endif
+      if (devices.size() == 1) fresh->comms.push_back(communicator::solo(devices[0]));
+      group = std::move(fresh);
+    }
+    return group;
+  }
+};
 
 // The shard threads meet here before the distributed sort: if any of them failed to get
 // its shard onto its GPU, none enters the sort's collectives (where the others would wait
@@ -230,15 +257,11 @@ host_sort_report host_sort(const pinned_host_policy& policy, Key* keys, Value* v
   const std::vector<shard_plan> plan = plan_shards(policy, count, element_bytes);
   const int ranks = int(plan.size());
 
-  std::vector<communicator> comms;
-#if GPUSORT_WITH_NCCL
-  if (ranks > 1) {
-    std::vector<int> devices;
-    for (const shard_plan& s : plan) devices.push_back(s.device);
-    comms = communicator::for_devices(devices);
-  }
-#endif
-  if (ranks == 1) comms.push_back(communicator::solo(plan[0].device));
+  std::vector<int> devices;
+  for (const shard_plan& s : plan) devices.push_back(s.device);
+  const std::shared_ptr<device_group> group = device_group::for_devices(devices);
+  const std::lock_guard<std::mutex> one_sort_at_a_time(group->in_use);
+  const std::vector<communicator>& comms = group->comms;
 
   std::atomic<std::uint64_t> uploaded{0}, downloaded{0};
   std::atomic<int> uploads_done{0}, sorts_done{0}, downloads_done{0};
