@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Tables (markdown, stdout) and a scaling plot from gpusort_distributed_bench's JSON.
+
+Usage:
+    scripts/distributed_table.py results.json [more.json ...] [--plot plot.png]
+
+Several JSON files are read in order; a row in a later file replaces the same row of an
+earlier one (e.g. the pinned-host rows of a run of their own).
+
+Rows (bench/distributed_bench.cu names them): <op>/cub_radix/<type>/ranks:1/total:<n>,
+<op>/distributed/<type>/ranks:<G>/total:<n>, all_to_all/ranks:<G>/bytes_per_rank:<B>,
+host_sort/u32/ranks:<G>/total:<n>. Every ratio is against CUB's row of the same run. The plot
+(Debian's python3-matplotlib, installed with apt-get when missing) draws G keys/s against the
+total size, one line per configuration, one panel per op.
+"""
+
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_plot import import_pyplot  # noqa: E402
+
+SORT_ROW = re.compile(r"^(sort|sort_by_key)/(cub_radix|distributed)/([^/]+)/ranks:(\d+)/total:(\d+)/")
+ALL_TO_ALL_ROW = re.compile(r"^all_to_all/ranks:(\d+)/bytes_per_rank:(\d+)/")
+HOST_ROW = re.compile(r"^host_sort/([^/]+)/ranks:(\d+)/total:(\d+)/")
+
+
+def log2_text(n):
+    k = n.bit_length() - 1
+    return f"2^{k}" if n == 1 << k else str(n)
+
+
+def read(paths):
+    sorts, all_to_all, hosts = {}, {}, {}
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        rows(data, sorts, all_to_all, hosts)
+    return data["context"], sorts, all_to_all, hosts
+
+
+def rows(data, sorts, all_to_all, hosts):
+    for row in data["benchmarks"]:
+        name = row["name"]
+        if m := SORT_ROW.match(name):
+            op, backend, key_type, ranks, n = m.groups()
+            sorts[(op, key_type, backend, int(ranks), int(n))] = row
+        elif m := ALL_TO_ALL_ROW.match(name):
+            all_to_all[(int(m.group(1)), int(m.group(2)))] = row
+        elif m := HOST_ROW.match(name):
+            hosts[(m.group(1), int(m.group(2)), int(m.group(3)))] = row
+
+
+def label(backend, ranks):
+    if backend == "cub_radix":
+        return "CUB, 1 GPU"
+    return "gpusort::par, 1 GPU" if ranks == 1 else f"distributed, {ranks} GPUs"
+
+
+def throughput_table(sorts):
+    lines = []
+    for op, key_type in sorted({(k[0], k[1]) for k in sorts}, reverse=True):
+        sizes = sorted({k[4] for k in sorts if k[:2] == (op, key_type)})
+        configs = sorted({(k[2], k[3]) for k in sorts if k[:2] == (op, key_type)},
+                         key=lambda c: (c[0] != "cub_radix", c[1]))
+        lines.append(f"### {op}, {key_type}: G keys/s (÷ CUB on one GPU at the same total)\n")
+        lines.append("| configuration | " + " | ".join(log2_text(n) for n in sizes) + " |")
+        lines.append("|---|" + "---|" * len(sizes))
+        for backend, ranks in configs:
+            cells = []
+            for n in sizes:
+                row = sorts.get((op, key_type, backend, ranks, n))
+                cub = sorts.get((op, key_type, "cub_radix", 1, n))
+                if row is None or "error_message" in row:
+                    cells.append("—")
+                    continue
+                text = f"{row['Gkeys_per_s']:.1f}"
+                if backend != "cub_radix" and cub is not None:
+                    text += f" ({row['Gkeys_per_s'] / cub['Gkeys_per_s']:.2f}×)"
+                cells.append(text)
+            lines.append(f"| {label(backend, ranks)} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
+
+
+def steps_table(sorts, all_to_all):
+    lines = ["### Where the time goes (distributed rows; ms, slowest rank, mean of the timed runs)\n",
+             "| op | type | GPUs | total | per GPU | sort time | local sort | split | exchange | merge "
+             "| exchange GB/s | all-to-all GB/s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (op, key_type, backend, ranks, n), row in sorted(sorts.items()):
+        if backend != "distributed" or ranks < 2 or "error_message" in row:
+            continue
+        bytes_per_rank = n // ranks * (8 if "+" in key_type else 4)
+        link = [r for (g, b), r in all_to_all.items() if g == ranks and b <= bytes_per_rank]
+        link_text = f"{max(link, key=lambda r: r['GBps'])['GBps']:.0f}" if link else "—"
+        lines.append(
+            f"| {op} | {key_type} | {ranks} | {log2_text(n)} | {log2_text(n // ranks)} | "
+            f"{row['real_time']:.1f} | {row['local_sort_ms']:.1f} | {row['split_ms']:.2f} | "
+            f"{row['exchange_ms']:.1f} | {row['merge_ms']:.1f} | {row['exchange_GBps']:.0f} | "
+            f"{link_text} |")
+    lines.append("")
+    return lines
+
+
+def link_table(all_to_all):
+    lines = ["### The link: NCCL all-to-all alone (grouped send/recv, equal pieces)\n",
+             "| GPUs | bytes per rank | ms | GB/s leaving each GPU |", "|---|---|---|---|"]
+    for (ranks, b), row in sorted(all_to_all.items()):
+        lines.append(f"| {ranks} | {b >> 30} GiB | {row['real_time']:.2f} | {row['GBps']:.0f} |")
+    lines.append("")
+    return lines
+
+
+def host_table(hosts):
+    lines = ["### Pinned host arrays: gpusort::sort(distributed::pinned_host, ...)\n",
+             "| type | GPUs | n | array | total s | to GPUs s | sorting s | to host s | G keys/s |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for (key_type, ranks, n), row in sorted(hosts.items()):
+        if "error_message" in row:
+            lines.append(f"| {key_type} | {ranks} | {log2_text(n)} | {n * 4 >> 30} GiB | "
+                         f"not run: {row['error_message'][:90]}… | | | | |")
+            continue
+        lines.append(f"| {key_type} | {ranks} | {log2_text(n)} | {n * 4 >> 30} GiB | "
+                     f"{row['real_time'] / 1e3:.2f} | {row['to_devices_s']:.2f} | "
+                     f"{row['sorting_s']:.2f} | {row['to_host_s']:.2f} | {row['Gkeys_per_s']:.1f} |")
+    lines.append("")
+    return lines
+
+
+def plot(sorts, path):
+    pyplot = import_pyplot()
+    panels = sorted({(k[0], k[1]) for k in sorts}, reverse=True)
+    figure, axes = pyplot.subplots(1, len(panels), figsize=(6 * len(panels), 4.2), squeeze=False)
+    for axis, (op, key_type) in zip(axes[0], panels):
+        configs = sorted({(k[2], k[3]) for k in sorts if k[:2] == (op, key_type)})
+        for backend, ranks in configs:
+            points = sorted((k[4], r["Gkeys_per_s"]) for k, r in sorts.items()
+                            if k[:4] == (op, key_type, backend, ranks) and "error_message" not in r)
+            axis.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+                      label=label(backend, ranks))
+        axis.set_xscale("log", base=2)
+        axis.set_xlabel("total elements")
+        axis.set_ylabel("G keys/s")
+        axis.set_title(f"{op}, {key_type}")
+        axis.set_ylim(bottom=0)
+        axis.grid(True, alpha=0.3)
+        axis.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
+def main():
+    args = sys.argv[1:]
+    plot_path = None
+    if "--plot" in args:
+        at = args.index("--plot")
+        plot_path = args[at + 1]
+        del args[at:at + 2]
+    if not args:
+        sys.exit(__doc__)
+    context, sorts, all_to_all, hosts = read(args)
+    print(f"GPU: {context.get('gpu', '?')} × {context.get('gpus', '?')} · date: {context['date']}\n")
+    print("\n".join(throughput_table(sorts) + steps_table(sorts, all_to_all) +
+                    link_table(all_to_all) + host_table(hosts)))
+    if plot_path:
+        plot(sorts, plot_path)
+
+
+if __name__ == "__main__":
+    main()
