@@ -89,18 +89,9 @@ class communicator {
   int size() const noexcept { return size_; }
   // The CUDA device this rank's data lives on; the sort runs there.
   int device() const noexcept { return device_; }
-  bool is_solo() const noexcept { return size_ == 1 && !has_nccl(); }
 
  private:
   communicator() = default;
-
-  bool has_nccl() const noexcept {
-#if GPUSORT_WITH_NCCL
-    return comm_ != nullptr;
-#else
-    return false;
-#endif
-  }
 
   int rank_ = 0;
   int size_ = 1;

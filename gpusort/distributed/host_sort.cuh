@@ -101,17 +101,18 @@ inline constexpr std::size_t transfer_chunk_bytes = std::size_t(256) << 20;
 
 // Device bytes a shard of `count` elements of `element_bytes` needs: the shard, as much
 // again for the local sort's and the exchange's buffers, and the small change (histograms,
-// merge splits, splitter candidates).
+// merge splits: data / 32; splitter candidates and counters: a fixed part).
+inline constexpr std::size_t shard_fixed_bytes = std::size_t(256) << 10;
+
 inline std::size_t shard_device_bytes(std::size_t count, std::size_t element_bytes) {
   const std::size_t data = count * element_bytes;
-  return 2 * data + data / 32 + (std::size_t(256) << 10);
+  return 2 * data + data / 32 + shard_fixed_bytes;
 }
 
+// The most elements whose shard_device_bytes fit `budget` (2 + 1/32 = 65/32 times the data).
 inline std::size_t shard_capacity(std::size_t budget, std::size_t element_bytes) {
-  const std::size_t fixed = std::size_t(256) << 10;
-  if (budget <= fixed) return 0;
-  // 2 + 1/32 times the data, rounded down.
-  return (budget - fixed) * 32 / (65 * element_bytes);
+  if (budget <= shard_fixed_bytes) return 0;
+  return (budget - shard_fixed_bytes) * 32 / (65 * element_bytes);
 }
 
 inline void require_pinned_host(const void* p, const char* name) {

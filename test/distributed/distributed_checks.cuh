@@ -25,7 +25,7 @@ using gpusort::distributed::communicator;
 
 // `ranks` communicators over devices 0..ranks-1, or why there are none: one rank is a solo
 // communicator everywhere; more need NCCL and as many GPUs.
-inline std::vector<communicator> communicators_for(int ranks, bool nccl_for_one, std::string* why) {
+inline std::vector<communicator> communicators_for(int ranks, std::string* why) {
   int visible = 0;
   if (cudaGetDeviceCount(&visible) != cudaSuccess) {
     cudaGetLastError();
@@ -37,13 +37,13 @@ inline std::vector<communicator> communicators_for(int ranks, bool nccl_for_one,
     return {};
   }
 #if GPUSORT_WITH_NCCL
-  if (ranks > 1 || nccl_for_one) {
+  if (ranks > 1) {
     std::vector<int> devices;
     for (int d = 0; d < ranks; ++d) devices.push_back(d);
     return communicator::for_devices(devices);
   }
 #else
-  if (ranks > 1 || nccl_for_one) {
+  if (ranks > 1) {
     *why = "built without NCCL (gpusort::distributed was not found by CMake)";
     return {};
   }

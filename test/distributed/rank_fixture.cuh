@@ -20,7 +20,7 @@ class RankTest : public GpuTest, public testing::WithParamInterface<int> {
     auto found = made.find(GetParam());
     if (found == made.end()) {
       std::string why;
-      found = made.emplace(GetParam(), communicators_for(GetParam(), false, &why)).first;
+      found = made.emplace(GetParam(), communicators_for(GetParam(), &why)).first;
       if (found->second.empty()) {
         made.erase(found);
         GTEST_SKIP() << why;

@@ -36,8 +36,6 @@ class capped_allocator {
     in_use_ -= bytes;
   }
 
-  std::size_t in_use() const noexcept { return in_use_; }
-
  private:
   std::size_t limit_;
   std::size_t in_use_ = 0;

@@ -17,6 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -111,9 +112,11 @@ std::size_t merge_two_runs(void* temp, std::size_t temp_bytes, const Key* from_k
                                     a, b, comp, stream);
 }
 
-// The passes of a pairwise merge of `runs`: each pass lists the pairs it merges (a lone
-// last run is copied across).
+// The passes of a pairwise merge of `runs` (empty ones dropped first): each pass lists the
+// pairs it merges (a lone last run is copied across).
 inline std::vector<std::vector<std::pair<run, run>>> merge_passes(std::vector<run> runs) {
+  runs.erase(std::remove_if(runs.begin(), runs.end(), [](const run& r) { return r.count == 0; }),
+             runs.end());
   std::vector<std::vector<std::pair<run, run>>> passes;
   while (runs.size() > 1) {
     std::vector<std::pair<run, run>> pass;
@@ -152,14 +155,11 @@ void merge_received(Key* received_keys, Value* received_values, Key* keys, Value
                     std::size_t count, const std::vector<run>& runs, void* temp,
                     std::size_t temp_bytes, const Compare& comp, cudaStream_t stream) {
   constexpr bool has_values = !std::is_same_v<Value, no_values>;
-  std::vector<run> nonempty;
-  for (const run& r : runs)
-    if (r.count > 0) nonempty.push_back(r);
   Key* from_keys = received_keys;
   Key* to_keys = keys;
   Value* from_values = received_values;
   Value* to_values = values;
-  for (const auto& pass : merge_passes(nonempty)) {
+  for (const auto& pass : merge_passes(runs)) {
     for (const auto& [a, b] : pass) {
       if (b.count == 0) {  // the lone last run
         check_cuda(cudaMemcpyAsync(to_keys + a.begin, from_keys + a.begin, a.count * sizeof(Key),

@@ -36,7 +36,6 @@ class splitter_search {
   }
 
   int splitters() const noexcept { return int(targets_.size()); }
-  int per_splitter() const noexcept { return per_splitter_; }
   std::size_t candidates_per_rank() const noexcept {
     return targets_.size() * std::size_t(per_splitter_);
   }
