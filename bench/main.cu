@@ -4,17 +4,20 @@
 //   merge_bench.cu   gpusort::merge  vs cub::DeviceMergeSort   (backends merge, cub_merge)
 //   bucket_bitonic_bench.cu  gpusort::bucket_bitonic vs cub::DeviceRadixSort
 //                                                   (backends bucket_bitonic, cub_radix)
-//   par_bench.cu     gpusort::par    vs cub::DeviceRadixSort   (backends par, cub_radix), and
-//                    the sweep of par's strategies behind its dispatch table (sweep/...)
+//   par_bench.cu     gpusort::par    vs cub::DeviceRadixSort and thrust::sort (backends par,
+//                    par_pool, par_mallocasync, cub_radix, thrust), the device copy
+//                    (copy/...), host time per call (host/...), and the sweep of par's
+//                    strategies behind its dispatch tables (sweep/...)
 //
 //   - uniformly random keys (floating point uniform in [-1e6, 1e6); values are the indices
 //     0..n-1), and for the bucket_bitonic rows also skewed ones (harness/random_keys.cuh),
 //     generated once per (op, type, distribution, size) on the device;
 //   - before every timed sort, an untimed fresh copy of that input into the work buffer;
 //   - CUDA events around the sort call only (manual time), on a dedicated non-blocking stream;
-//   - no allocation inside the timing for either backend: CUB's temp storage is allocated once
-//     up front (its two-phase size query), gpusort gets a pre-allocated pool through
-//     .with_allocator() (harness/pool_allocator.cuh);
+//   - no allocation inside the timing for the backend rows: CUB's temp storage is allocated
+//     once up front (its two-phase size query), gpusort gets a pre-allocated pool through
+//     .with_allocator() (harness/pool_allocator.cuh); the par rows time the plain call, whose
+//     storage comes from gpusort's own pool, and the pre-allocated one beside it (par_pool);
 //   - once per case, untimed: gpusort's output must equal CUB's (harness/sort_case.cuh says
 //     exactly how), or the gpusort benchmark reports an error instead of a time.
 // The shared machinery is harness/sort_benchmark.cuh; this file only runs it.
@@ -41,6 +44,7 @@
 
 #include <benchmark/benchmark.h>
 #include <cub/version.cuh>
+#include <gpusort/detail/device_facts.cuh>
 
 #include <cstdio>
 #include <cstdlib>
@@ -83,6 +87,13 @@ void add_gpu_context(const cudaDeviceProp& gpu) {
   benchmark::AddCustomContext("gpu_compute_capability",
                               std::to_string(gpu.major) + "." + std::to_string(gpu.minor));
   benchmark::AddCustomContext("gpu_sms", std::to_string(gpu.multiProcessorCount));
+  // What gpusort::par keys its dispatch table by (with the compute capability): the peak
+  // memory bandwidth as gpusort computes it (scripts/par_table.py writes it into a table).
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "querying the current device");
+  benchmark::AddCustomContext(
+      "gpu_peak_memory_bandwidth_gbps",
+      std::to_string(gpusort::detail::facts_of_device(device).peak_memory_bandwidth / 1e9));
   benchmark::AddCustomContext("gpu_memory_gib",
                               std::to_string(gpu.totalGlobalMem / (1024.0 * 1024 * 1024)));
   benchmark::AddCustomContext("cuda_runtime", cuda_version(runtime));

@@ -1,23 +1,36 @@
-// gpusort_bench's par rows: gpusort::par (its run-time choice by n) against
-// cub::DeviceRadixSort, and the sweep behind par's dispatch table: every strategy pinned.
+// gpusort_bench's par rows: gpusort::par (its run-time choice by n) as a user calls it, next to
+// cub::DeviceRadixSort and thrust::sort, and the sweep behind par's dispatch tables: every
+// strategy pinned.
 //
 // Names:
-//   sort/par/<type>/uniform/<n>, sort/cub_radix/<type>/uniform/<n> for u32, f32 and u64 keys,
-//   sort_by_key/par/u32+u32/uniform/<n> and its cub_radix partner: every power of two from
-//   2^10 to 2^28 (up to --gpusort_max_log2) and a few odd sizes (10^3, 10^5, 3 * 10^6 + 1).
-//   The CUB rows at even powers of two are radix_bench.cu's (same names, same data).
-//   --benchmark_filter='/(par|cub_radix)/(u32|f32|u64|u32\+u32)/uniform/[0-9]+/' runs these.
-//   sweep/<strategy>/<type>/uniform/<n>: gpusort::par_pinned<strategy> for u32 and u64 keys,
-//   u32+u32 and u64+u32 pairs, n = 2^10 ... 2^22 in steps of 2^(1/2) (strategies only where
-//   their cluster holds n). --benchmark_filter=sweep/ runs these; scripts/par_table.py turns
-//   them into policies/tuning/par_table_sm90.cuh.
+//   <op>/<backend>/<type>/uniform/<n> for u32, f32, u64 keys and u32+u32 (op sort or
+//   sort_by_key), every power of two from 2^10 to 2^28 (up to --gpusort_max_log2) and a few
+//   odd sizes (10^3, 10^5, 3 * 10^6 + 1), and u64+u32 pairs, backend one of
+//     par              gpusort::sort(gpusort::par.on(s), ...): no allocator (the headline)
+//     par_pool         the same call with .with_allocator(a pre-allocated block)
+//     par_mallocasync  the same call with an allocator that calls cudaMallocAsync on the
+//                      device's default pool: what the plain call did before gpusort had its
+//                      own pool
+//     cub_radix        cub::DeviceRadixSort, temp storage allocated once up front
+//     thrust           thrust::sort / thrust::sort_by_key(thrust::cuda::par.on(s), ...)
+//   --benchmark_filter='^sort(_by_key)?/(par|par_pool|par_mallocasync|cub_radix|thrust)/'
+//   runs these (at even powers of two the CUB rows are radix_bench.cu's: the same names and data).
+//   copy/cuda_memcpy/u32/uniform/<n>: the device-to-device copy every result is set against.
+//   host/<par|cub_radix>/u32/uniform/<n>: host time of one call (n = 2^10 and 2^20).
+//   sweep/<strategy>/<type>/uniform/<n>: gpusort::par_pinned<strategy> without an allocator for
+//   u32 and u64 keys, u32+u32 and u64+u32 pairs, n = 2^10 ... 2^22 in steps of 2^(1/2)
+//   (strategies only where their cluster holds n). --benchmark_filter=sweep/ runs these;
+//   scripts/par_table.py turns them into policies/tuning/par_table_<gpu>.cuh.
 // Verification as everywhere: par is stable on radix keys, so its output equals CUB's.
 
+#include "harness/device_buffer.cuh"
+#include "harness/random_keys.cuh"
 #include "harness/sort_benchmark.cuh"
 #include "harness/sort_case.cuh"
 
 #include <gpusort/sort.cuh>
 
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -35,16 +48,95 @@ void register_par_type(bench_context& context, int max_log2) {
   for (int log2 = 10; log2 <= max_log2; ++log2) sizes.push_back(std::size_t(1) << log2);
   for (std::size_t odd : {std::size_t(1000), std::size_t(100000), std::size_t(3000001)})
     if (odd <= (std::size_t(1) << max_log2)) sizes.push_back(odd);
+  struct row {
+    const char* backend;
+    side which;
+    storage_source source;
+  };
+  constexpr row rows[] = {
+      {"par", side::gpusort, storage_source::gpusort_default},
+      {"par_pool", side::gpusort, storage_source::bench_pool},
+      {"par_mallocasync", side::gpusort, storage_source::device_default_pool},
+      {"cub_radix", side::cub, storage_source::bench_pool},
+      {"thrust", side::thrust, storage_source::gpusort_default},
+  };
   for (std::size_t n : sizes)
-    for (side which : {side::gpusort, side::cub}) {
+    for (const row& r : rows) {
       // radix_bench.cu already has CUB at the even powers of two (the same name and data).
       const bool even_power = (n & (n - 1)) == 0 && __builtin_ctzll(n) % 2 == 0;
-      if (which == side::cub && even_power) continue;
-      const std::string name = benchmark_name(par_case::op_name(),
-                                              which == side::gpusort ? "par" : "cub_radix",
-                                              case_type_name<Key, Value>(), n);
-      register_sort_benchmark<cached>(context, name, which, n);
+      if (r.which == side::cub && even_power) continue;
+      const std::string name =
+          benchmark_name(par_case::op_name(), r.backend, case_type_name<Key, Value>(), n);
+      register_sort_benchmark<cached>(context, name, r.which, n, key_distribution::uniform,
+                                      r.source);
     }
+}
+
+// The ceiling every sort's bytes are set against: a device-to-device copy of 2^28 u32 keys
+// (1 GiB: far beyond L2), timed like the sorts. GBps counts bytes read plus bytes written.
+void register_copy_benchmark(bench_context& context, int max_log2) {
+  const std::size_t n = std::size_t(1) << (max_log2 < 28 ? max_log2 : 28);
+  benchmark::RegisterBenchmark(
+      ("copy/cuda_memcpy/u32/uniform/" + std::to_string(n)).c_str(),
+      [&context, n](benchmark::State& state) {
+        try {
+          const cudaStream_t stream = context.stream.get();
+          context.cases.clear();  // room for the two buffers
+          device_buffer<std::uint32_t> from(n), to(n);
+          fill_keys(from.data(), n, key_distribution::uniform, 1, stream);
+          to.copy_from(from, stream);  // warm-up
+          double timed_seconds = 0;
+          for (auto _ : state) {
+            context.timer.start(stream);
+            to.copy_from(from, stream);
+            const double seconds = context.timer.stop_ms(stream) / 1e3;
+            state.SetIterationTime(seconds);
+            timed_seconds += seconds;
+          }
+          state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+          state.counters["GBps"] = static_cast<double>(state.iterations()) * 2.0 * double(n) *
+                                   sizeof(std::uint32_t) / timed_seconds / 1e9;
+        } catch (const std::exception& e) {
+          state.SkipWithError(e.what());
+        }
+      })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+// What a call costs the calling thread: host time (a steady clock) around one enqueue of a
+// sort of n u32 keys on tiny and mid inputs, the device idle before each call (the stream is
+// synchronised outside the timing), for gpusort::par without an allocator and for CUB with
+// pre-allocated temp storage. Names: host/par/u32/uniform/<n>, host/cub_radix/u32/uniform/<n>.
+template <class Cached>
+void register_host_overhead_benchmark(bench_context& context, side which, std::size_t n) {
+  const std::string name =
+      benchmark_name("host", which == side::gpusort ? "par" : "cub_radix", "u32", n);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [&context, which, n](benchmark::State& state) {
+        try {
+          const cudaStream_t stream = context.stream.get();
+          auto& cached = context.cases.get<Cached>(n, key_distribution::uniform, stream);
+          const auto policy = cached.policy(stream, storage_source::gpusort_default);
+          for (auto _ : state) {
+            cached.data.refresh();
+            check_cuda(cudaStreamSynchronize(stream), "waiting before a host-timed call");
+            const auto begin = std::chrono::steady_clock::now();
+            if (which == side::gpusort)
+              cached.data.sort_with_gpusort(policy);
+            else
+              cached.data.sort_with_cub();
+            const auto end = std::chrono::steady_clock::now();
+            state.SetIterationTime(std::chrono::duration<double>(end - begin).count());
+          }
+          check_cuda(cudaStreamSynchronize(stream), "waiting after the host-timed calls");
+        } catch (const std::exception& e) {
+          state.SkipWithError(e.what());
+        }
+      })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
 }
 
 constexpr const char* strategy_name(gpusort::par_strategy strategy) {
@@ -87,7 +179,9 @@ void register_sweep_strategy(bench_context& context) {
     if (n > strategy_limit<Strategy, Key, Value>()) break;
     const std::string name = std::string("sweep/") + strategy_name(Strategy) + "/" +
                              case_type_name<Key, Value>() + "/uniform/" + std::to_string(n);
-    register_sort_benchmark<cached>(context, name, side::gpusort, n);
+    // The default storage, as a user's call gets it: the table is chosen for that call.
+    register_sort_benchmark<cached>(context, name, side::gpusort, n, key_distribution::uniform,
+                                    storage_source::gpusort_default);
   }
 }
 
@@ -104,10 +198,16 @@ void register_sweep_type(bench_context& context) {
 }  // namespace
 
 void register_par_benchmarks(bench_context& context, int max_log2) {
+  register_copy_benchmark(context, max_log2);
+  using host_case = verified_case<sort_case<std::uint32_t>, gpusort::par>;
+  for (std::size_t n : {std::size_t(1) << 10, std::size_t(1) << 20})
+    for (side which : {side::gpusort, side::cub})
+      register_host_overhead_benchmark<host_case>(context, which, n);
   register_par_type<std::uint32_t>(context, max_log2);
   register_par_type<float>(context, max_log2);
   register_par_type<std::uint64_t>(context, max_log2);
   register_par_type<std::uint32_t, std::uint32_t>(context, max_log2);
+  register_par_type<std::uint64_t, std::uint32_t>(context, max_log2);
   register_sweep_type<std::uint32_t>(context);
   register_sweep_type<std::uint64_t>(context);
   register_sweep_type<std::uint32_t, std::uint32_t>(context);

@@ -2,6 +2,7 @@
 // backend makes through it.
 #pragma once
 
+#include "detail/temporary_pool.cuh"
 #include "error.cuh"
 
 #include <cuda_runtime_api.h>
@@ -17,7 +18,8 @@ namespace gpusort {
 //   void* allocate(std::size_t bytes, cudaStream_t stream);
 //   void  deallocate(void* p, std::size_t bytes, cudaStream_t stream);
 // can be passed to policy.with_allocator(obj); it must outlive the sort call.
-// A default-constructed allocator_ref uses stream-ordered cudaMallocAsync / cudaFreeAsync.
+// A default-constructed allocator_ref takes stream-ordered memory from gpusort's own pool on
+// the current device (gpusort/memory.cuh says what it keeps and how to give it back).
 class allocator_ref {
  public:
   constexpr allocator_ref() = default;
@@ -29,15 +31,7 @@ class allocator_ref {
         deallocate_(&deallocate_with<Allocator>) {}
 
   void* allocate(std::size_t bytes, cudaStream_t stream) const {
-    if (allocate_ == nullptr) {
-      void* p = nullptr;
-      cudaError_t status = cudaMallocAsync(&p, bytes, stream);
-      if (status != cudaSuccess) {
-        cudaGetLastError();  // an out-of-memory here is not sticky; leave no trace
-        detail::throw_allocation_error(status, bytes);
-      }
-      return p;
-    }
+    if (allocate_ == nullptr) return detail::allocate_temporary(bytes, stream);
     void* p = allocate_(state_, bytes, stream);
     if (p == nullptr && bytes != 0)
       detail::throw_usage_error("the policy's allocator returned null for " +

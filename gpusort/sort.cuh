@@ -16,6 +16,7 @@
 #include "error.cuh"
 #include "execution_policy.cuh"
 #include "functional.cuh"
+#include "memory.cuh"
 #include "sort_request.cuh"
 
 #include <cstddef>

@@ -9,8 +9,8 @@
 #include "../gpusort/execution_policy.cuh"
 #include "../gpusort/sort_request.cuh"
 #include "select.cuh"
-#include "tuning/par_table_default.cuh"
-#include "tuning/par_table_sm90.cuh"
+#include "../gpusort/detail/device_facts.cuh"
+#include "tuning/par_tables.cuh"
 
 #include <cstddef>
 #include <type_traits>
@@ -61,32 +61,38 @@ bool run_cluster(const sort_request<Key, Value, Compare, Stable>& request) {
   return true;
 }
 
-// The dispatch table of the current device's architecture.
-inline bool device_is_sm90() {
-  int device = 0, major = 0, minor = 0;
-  check_cuda(cudaGetDevice(&device), "gpusort::par: querying the current device");
-  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-             "gpusort::par: querying the compute capability");
-  check_cuda(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device),
-             "gpusort::par: querying the compute capability");
-  return major == 9 && minor == 0;
-}
-
 // The merge strategy costs compile time in every TU that sorts integers with par; it is
 // compiled only where a table can choose it (no table does today) or a pinned policy asks.
-inline constexpr bool par_tables_name_merge =
-    table_names(par_table_sm90, par_strategy::merge) ||
-    table_names(par_table_default, par_strategy::merge);
+constexpr bool any_par_table_names_merge() {
+  for (const par_tuned_table& table : par_tuned_tables)
+    if (table_names(table.rows, table.row_count, par_strategy::merge)) return true;
+  return table_names(par_table_default, par_strategy::merge);
+}
+inline constexpr bool par_tables_name_merge = any_par_table_names_merge();
+
+// The dispatch table of a device, chosen once per device from its compute capability and
+// memory bandwidth.
+inline const par_tuned_table& par_table_of_current_device() {
+  static constexpr par_tuned_table fallback{
+      "any other GPU", 0, 0, 0, par_table_default,
+      sizeof(par_table_default) / sizeof(par_table_default[0])};
+  static per_device<const par_tuned_table*> chosen;
+  return *chosen.get(current_device(), [](int device) {
+    const device_facts& facts = facts_of_device(device);
+    const par_tuned_table* table = choose_par_table(
+        par_tuned_tables, facts.compute_major, facts.compute_minor, facts.peak_memory_bandwidth);
+    return table != nullptr ? table : &fallback;
+  });
+}
 
 template <class Key, class Value, class Compare>
 par_strategy par_strategy_for(std::size_t n) {
   constexpr bool with_values = !std::is_same_v<Value, no_values>;
   // Integers only: the merge's order of floating-point keys is not the radix sort's.
   constexpr bool merge_allowed = par_tables_name_merge && std::is_integral_v<Key>;
-  return device_is_sm90() ? choose_par_strategy(par_table_sm90, int(sizeof(Key)), with_values, n,
-                                                merge_allowed)
-                          : choose_par_strategy(par_table_default, int(sizeof(Key)), with_values,
-                                                n, merge_allowed);
+  const par_tuned_table& table = par_table_of_current_device();
+  return choose_par_strategy(table.rows, table.row_count, int(sizeof(Key)), with_values, n,
+                             merge_allowed);
 }
 
 // gpusort::par on radix keys: the strategy the table names, run. No synchronisation, no

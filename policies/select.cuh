@@ -74,16 +74,17 @@ struct par_dispatch_row {
 // Keys narrower than the table's narrowest class use that class (fewer passes only make
 // the small-input strategies better), wider ones the widest. Rows the caller cannot run
 // (`merge_allowed` false) are passed over.
-template <std::size_t Rows>
-constexpr par_strategy choose_par_strategy(const par_dispatch_row (&table)[Rows], int key_bytes,
-                                           bool with_values, std::size_t n, bool merge_allowed) {
+constexpr par_strategy choose_par_strategy(const par_dispatch_row* rows, std::size_t row_count,
+                                           int key_bytes, bool with_values, std::size_t n,
+                                           bool merge_allowed) {
   int narrowest = 0, widest = 0;
-  for (const par_dispatch_row& row : table) {
-    if (narrowest == 0 || row.key_bytes < narrowest) narrowest = row.key_bytes;
-    if (row.key_bytes > widest) widest = row.key_bytes;
+  for (std::size_t i = 0; i < row_count; ++i) {
+    if (narrowest == 0 || rows[i].key_bytes < narrowest) narrowest = rows[i].key_bytes;
+    if (rows[i].key_bytes > widest) widest = rows[i].key_bytes;
   }
   const int key_class = key_bytes < narrowest ? narrowest : key_bytes > widest ? widest : key_bytes;
-  for (const par_dispatch_row& row : table) {
+  for (std::size_t i = 0; i < row_count; ++i) {
+    const par_dispatch_row& row = rows[i];
     if (row.key_bytes != key_class || row.with_values != with_values || n > row.max_n) continue;
     if (row.strategy == par_strategy::merge && !merge_allowed) continue;
     return row.strategy;
@@ -91,13 +92,60 @@ constexpr par_strategy choose_par_strategy(const par_dispatch_row (&table)[Rows]
   return par_strategy::onesweep;
 }
 
+template <std::size_t Rows>
+constexpr par_strategy choose_par_strategy(const par_dispatch_row (&table)[Rows], int key_bytes,
+                                           bool with_values, std::size_t n, bool merge_allowed) {
+  return choose_par_strategy(table, Rows, key_bytes, with_values, n, merge_allowed);
+}
+
 // Whether any row of a table names `strategy`: a strategy no table names is never chosen,
 // so gpusort::par need not compile it.
+constexpr bool table_names(const par_dispatch_row* rows, std::size_t row_count,
+                           par_strategy strategy) {
+  for (std::size_t i = 0; i < row_count; ++i)
+    if (rows[i].strategy == strategy) return true;
+  return false;
+}
+
 template <std::size_t Rows>
 constexpr bool table_names(const par_dispatch_row (&table)[Rows], par_strategy strategy) {
-  for (const par_dispatch_row& row : table)
-    if (row.strategy == strategy) return true;
-  return false;
+  return table_names(table, Rows, strategy);
+}
+
+// A dispatch table and the GPU its sweep ran on. GPUs of one compute capability can still
+// want different tables: the H100 and the H200 are both sm_90 with 132 SMs, but the H200's
+// memory is 1.4x faster, which moves the sizes where launch latency stops mattering and
+// bandwidth starts to. So a table also records the peak memory bandwidth of its GPU.
+struct par_tuned_table {
+  const char* gpu;  // the GPU the sweep ran on, as the driver names it
+  int compute_major;
+  int compute_minor;
+  double peak_memory_bandwidth;  // bytes per second (bus width x memory clock x 2)
+  const par_dispatch_row* rows;
+  std::size_t row_count;
+};
+
+// The table for a device: among those measured on its compute capability, the one whose GPU's
+// peak memory bandwidth is nearest the device's (by ratio); nullptr when none was measured on
+// its compute capability. An unknown bandwidth (0) takes the first of them.
+template <std::size_t Tables>
+constexpr const par_tuned_table* choose_par_table(const par_tuned_table (&tables)[Tables],
+                                                  int compute_major, int compute_minor,
+                                                  double peak_memory_bandwidth) {
+  const par_tuned_table* best = nullptr;
+  double best_distance = 0;
+  for (const par_tuned_table& table : tables) {
+    if (table.compute_major != compute_major || table.compute_minor != compute_minor) continue;
+    const double ratio = peak_memory_bandwidth > 0 && table.peak_memory_bandwidth > 0
+                             ? peak_memory_bandwidth / table.peak_memory_bandwidth
+                             : 1.0;
+    const double distance = ratio >= 1 ? ratio : 1 / ratio;
+    if (best == nullptr || distance < best_distance) {
+      best = &table;
+      best_distance = distance;
+    }
+  }
+  return best;
 }
 
 namespace detail {

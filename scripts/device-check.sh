@@ -2,7 +2,10 @@
 # Runs on the GPU machine (through the device tool): builds everything, runs the whole
 # test suite, optionally compute-sanitizer and the benchmark, and leaves logs under $OUT.
 #   scripts/device-check.sh [tests[=CTEST_REGEX]] [fuzz[=CASES]] [sanitize[=TOOL,...]]
-#                           [bench[=FILTER]]                                  (default: tests)
+#                           [sweep=GPU] [bench[=FILTER]]                      (default: tests)
+# sweep=GPU (h100, h200, ...) times par's strategies, writes policies/tuning/par_table_GPU.cuh
+# (and a copy under $OUT) and rebuilds, so that later steps run with the new table.
+# BUILD_TARGETS: build only these targets (default: everything).
 # Prints a short summary last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +18,7 @@ jobs=$(nproc)
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 \
   || { tail -50 "$out/configure.log"; exit 1; }
-if ! cmake --build $build -j "$jobs" > "$out/build.log" 2>&1; then
+if ! cmake --build $build -j "$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS} > "$out/build.log" 2>&1; then
   grep -E "error|FAILED" "$out/build.log" | head -40
   exit 1
 fi
@@ -65,6 +68,18 @@ for step in "$@"; do
       done
       tail -n 3 $logs/*.log > "$out/sanitize.log"
       grep -hE "ERROR SUMMARY|========= (Invalid|Race|Barrier|Uninitialized)" $logs/*.log | sort | uniq -c | sort -rn | head -20
+      ;;
+    sweep=*)
+      gpu=${step#sweep=}
+      $build/bench/gpusort_bench --benchmark_filter=sweep/ --benchmark_min_time=0.05s \
+        --benchmark_out="$out/sweep.json" --benchmark_out_format=json > "$out/sweep.log" 2>&1
+      if python3 scripts/par_table.py "$out/sweep.json" "$gpu" > "$out/par_table_$gpu.cuh"; then
+        cp "$out/par_table_$gpu.cuh" "policies/tuning/par_table_$gpu.cuh"
+        cmake --build $build -j "$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS} >> "$out/build.log" 2>&1
+        summary+=("sweep: policies/tuning/par_table_$gpu.cuh written, rebuilt (exit $?)")
+      else
+        summary+=("sweep: FAILED to make a table")
+      fi
       ;;
     bench*)
       filter=${step#bench}; filter=${filter#=}

@@ -102,16 +102,18 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
 
   // Persistent grids, capped by the most tiles (or segments) a level can have.
   const unsigned min_max_grid =
-      resident_grid(segment_min_max<shape, Key>, shape::partition_threads, most_tiles);
+      resident_grid<segment_min_max<shape, Key>, shape::partition_threads>(most_tiles);
   const unsigned histogram_grid =
-      resident_grid(bucket_histogram<shape, Key>, shape::partition_threads, most_tiles);
+      resident_grid<bucket_histogram<shape, Key>, shape::partition_threads>(most_tiles);
   constexpr int narrow_per_thread = 1;  // segments of at most partition_threads buckets
-  const unsigned narrow_plan_grid = resident_grid(plan_buckets<shape, narrow_per_thread>,
-                                                  shape::partition_threads, capacity.segments);
-  const unsigned wide_plan_grid = resident_grid(plan_buckets<shape, shape::buckets_per_thread>,
-                                                shape::partition_threads, capacity.segments);
+  const unsigned narrow_plan_grid =
+      resident_grid<plan_buckets<shape, narrow_per_thread>, shape::partition_threads>(
+          capacity.segments);
+  const unsigned wide_plan_grid =
+      resident_grid<plan_buckets<shape, shape::buckets_per_thread>, shape::partition_threads>(
+          capacity.segments);
   const unsigned scatter_grid =
-      resident_grid(bucket_scatter<shape, Key, Value>, shape::partition_threads, most_tiles);
+      resident_grid<bucket_scatter<shape, Key, Value>, shape::partition_threads>(most_tiles);
   for (int level = 0; level < levels; ++level) {
     const work_list<segment>& list = segment_lists[level % 2];
     const work_list<segment>& next_level = segment_lists[(level + 1) % 2];
@@ -154,7 +156,7 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   }
 
   const unsigned sort_grid =
-      resident_grid(sort_units<shape, Key, Value>, shape::sort_threads, most_unit_tiles);
+      resident_grid<sort_units<shape, Key, Value>, shape::sort_threads>(most_unit_tiles);
   sort_units<shape><<<sort_grid, shape::sort_threads, 0, stream>>>(
       keys, alternate_keys, values, alternate_values, units, flip);
   detail::check_launch("bucket_bitonic sort: sort_units");

@@ -1,7 +1,9 @@
 // Grid sizes for kernels that loop over their work (persistent blocks): as many blocks as
-// can be resident on the current device at once.
+// can be resident on the current device at once. Occupancy is asked once per kernel, block
+// size and device, not at every sort call.
 #pragma once
 
+#include "../../gpusort/detail/device_facts.cuh"
 #include "../../gpusort/error.cuh"
 
 #include <cuda_runtime_api.h>
@@ -10,24 +12,22 @@
 
 namespace gpusort::backends {
 
-inline int multiprocessor_count() {
-  int device = 0;
-  int count = 0;
-  detail::check_cuda(cudaGetDevice(&device), "querying the current device");
-  detail::check_cuda(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device),
-                     "querying the multiprocessor count");
-  return count;
-}
+inline int multiprocessor_count() { return detail::current_device_facts().multiprocessors; }
 
-// Resident blocks of `kernel` at `threads` per block, at most `most` (at least one).
-template <class Kernel>
-unsigned resident_grid(Kernel kernel, int threads, std::size_t most) {
-  int per_multiprocessor = 0;
-  detail::check_cuda(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, 0),
-      "querying a kernel's occupancy");
-  const std::size_t resident =
-      std::size_t(per_multiprocessor > 0 ? per_multiprocessor : 1) * multiprocessor_count();
+// Resident blocks of Kernel at Threads per block on the current device, at most `most` (at
+// least one).
+template <auto Kernel, int Threads>
+unsigned resident_grid(std::size_t most) {
+  static detail::per_device<std::size_t> resident_blocks;
+  const int device = detail::current_device();
+  const std::size_t resident = resident_blocks.get(device, [](int d) {
+    int per_multiprocessor = 0;
+    detail::check_cuda(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, Kernel, Threads, 0),
+        "querying a kernel's occupancy");
+    return std::size_t(per_multiprocessor > 0 ? per_multiprocessor : 1) *
+           detail::facts_of_device(d).multiprocessors;
+  });
   const std::size_t grid = resident < most ? resident : most;
   return unsigned(grid > 0 ? grid : 1);
 }

@@ -2,12 +2,12 @@
 // the current device, and the single launch. No temporary storage, no synchronisation.
 #pragma once
 
+#include "../../gpusort/detail/device_facts.cuh"
 #include "../../gpusort/error.cuh"
 #include "cluster_kernels.cuh"
 
 #include <cuda_runtime_api.h>
 
-#include <atomic>
 #include <cstddef>
 
 namespace gpusort::backends::radix {
@@ -28,17 +28,8 @@ struct cluster_sorter {
   // sm_90 (no clusters); below shape::max_blocks where the GPU's layout allows fewer. Asked
   // once per device; the first call also grants the kernel its shared memory there.
   static int max_blocks() {
-    constexpr int devices = 64;
-    static std::atomic<int> known[devices];  // 0: not asked yet, else blocks + 1
-    int device = 0;
-    detail::check_cuda(cudaGetDevice(&device), "cluster sort: querying the current device");
-    if (device < devices) {
-      const int cached = known[device].load(std::memory_order_relaxed);
-      if (cached != 0) return cached - 1;
-    }
-    const int blocks = ask_max_blocks(device);
-    if (device < devices) known[device].store(blocks + 1, std::memory_order_relaxed);
-    return blocks;
+    static detail::per_device<int> known;
+    return known.get(detail::current_device(), ask_max_blocks);
   }
 
   static std::size_t capacity() { return std::size_t(shape::tile_items) * max_blocks(); }
@@ -67,10 +58,7 @@ struct cluster_sorter {
 
  private:
   static int ask_max_blocks(int device) {
-    int major = 0;
-    detail::check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-                       "cluster sort: querying the compute capability");
-    if (major < 9) return 0;
+    if (detail::facts_of_device(device).compute_major < 9) return 0;
     // Built without sm_90 code (PTX of an older target run by the JIT) the kernel is empty.
     cudaFuncAttributes attributes{};
     detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),

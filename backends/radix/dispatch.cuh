@@ -5,6 +5,7 @@
 
 #include "../../gpusort/allocator.cuh"
 #include "../../gpusort/error.cuh"
+#include "../common/kernel_setup.cuh"
 #include "../common/resident_grid.cuh"
 #include "kernels.cuh"
 
@@ -72,10 +73,8 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   constexpr int onesweep_shared_bytes =
       dynamic_shared_bytes<typename onesweep_tile<Tuning, Key, Value>::storage_t>;
   if constexpr (onesweep_shared_bytes > 0)
-    detail::check_cuda(cudaFuncSetAttribute(onesweep_pass<Tuning, Key, Value>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            onesweep_shared_bytes),
-                       "radix sort: allowing the one-sweep tile its shared memory");
+    allow_dynamic_shared_memory<onesweep_pass<Tuning, Key, Value>, onesweep_shared_bytes>(
+        "radix sort: allowing the one-sweep tile its shared memory");
 
   // Launch l (pass l / portions, portion l % portions) uses look-back table l % 2 and clears
   // the other for launch l + 1.

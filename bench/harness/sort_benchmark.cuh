@@ -5,11 +5,13 @@
 #pragma once
 
 #include "cuda_check.cuh"
+#include "malloc_async_allocator.cuh"
 #include "random_keys.cuh"
 #include "stream_timer.cuh"
 
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
+#include <gpusort/memory.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -20,23 +22,41 @@
 
 namespace gpusort_bench {
 
+// Where the timed gpusort sorts of a case take their temporary storage.
+enum class storage_source {
+  bench_pool,          // a pre-allocated block (pool_allocator.cuh), as CUB's temp storage is
+  gpusort_default,     // none given: what a user's plain call gets (gpusort's own pool)
+  device_default_pool  // cudaMallocAsync on the device's default pool (malloc_async_allocator.cuh)
+};
+
 struct cached_case_base {
   virtual ~cached_case_base() = default;
 };
 
 // One case (a sort_case: one reference, type, distribution and size) with its verification
 // result: sorted once, untimed, by gpusort through the policy `Backend` (gpusort::radix,
-// gpusort::merge, gpusort::bucket_bitonic) on the case's stream and pool, and once by the
-// reference, and compared.
+// gpusort::merge, gpusort::bucket_bitonic, gpusort::par) on the case's stream and pool, and
+// once by the reference, and compared. The storage source does not change what is sorted, so
+// one verification serves every source.
 template <class Case, const auto& Backend>
 struct verified_case : cached_case_base {
   verified_case(std::size_t n, key_distribution distribution, cudaStream_t stream)
-      : data(n, stream, distribution), mismatch(data.check_against_cub(policy(stream))) {}
+      : data(n, stream, distribution),
+        mismatch(data.check_against_cub(policy(stream, storage_source::bench_pool))) {}
 
-  // The policy every timed gpusort sort of this case uses: its stream, its pre-allocated pool.
-  auto policy(cudaStream_t stream) { return Backend.on(stream).with_allocator(data.pool()); }
+  // The policy every timed gpusort sort of this case uses, with storage from `source`.
+  auto policy(cudaStream_t stream, storage_source source) {
+    switch (source) {
+      case storage_source::bench_pool: return Backend.on(stream).with_allocator(data.pool());
+      case storage_source::device_default_pool:
+        return Backend.on(stream).with_allocator(malloc_async);
+      case storage_source::gpusort_default: break;
+    }
+    return Backend.on(stream);
+  }
 
   Case data;
+  malloc_async_allocator malloc_async;
   std::string mismatch;  // empty when gpusort's output equals CUB's
 };
 
@@ -69,8 +89,9 @@ struct bench_context {
   case_cache cases;
 };
 
-// Which side of a case a benchmark times.
-enum class side { gpusort, cub };
+// Which side of a case a benchmark times: gpusort, the CUB reference, or thrust::sort (the
+// radix cases only: what Thrust users call, allocating its temporary storage per call).
+enum class side { gpusort, cub, thrust };
 
 // <op>/<backend>/<type>/<distribution>/<n>: the name scripts/bench_table.py parses.
 inline std::string benchmark_name(const std::string& op, const std::string& backend,
@@ -81,12 +102,14 @@ inline std::string benchmark_name(const std::string& op, const std::string& back
 }
 
 // The body of every benchmark: an untimed fresh copy of the input, then CUDA events around
-// the one sort call (manual time); no allocation inside the timing (checked: the pool must not
-// grow); a gpusort benchmark whose case failed verification reports the mismatch instead of a
-// time.
+// the one sort call (manual time). With the bench pool no allocation is inside the timing
+// (checked: the pool must not grow); with another storage source, the sort's own allocation
+// is, as in a user's call, after one untimed sort (a first call in a process pays once for
+// what every later call reuses). A gpusort benchmark whose case failed verification reports
+// the mismatch instead of a time.
 template <class Cached>
 void run_sort_benchmark(benchmark::State& state, bench_context& context, side which, std::size_t n,
-                        key_distribution distribution) {
+                        key_distribution distribution, storage_source source) {
   try {
     const cudaStream_t stream = context.stream.get();
     auto& cached = context.cases.get<Cached>(n, distribution, stream);
@@ -95,7 +118,14 @@ void run_sort_benchmark(benchmark::State& state, bench_context& context, side wh
       state.SkipWithError(("gpusort's output differs from CUB's: " + cached.mismatch).c_str());
       return;
     }
-    const auto policy = cached.policy(stream);
+    const auto policy = cached.policy(stream, source);
+    if (which != side::cub && source != storage_source::bench_pool) {
+      data.refresh();
+      if (which == side::gpusort)
+        data.sort_with_gpusort(policy);
+      else
+        data.sort_with_thrust();
+    }
     const int pool_grows_before = data.pool().grow_count();
 
     double timed_seconds = 0;
@@ -104,8 +134,10 @@ void run_sort_benchmark(benchmark::State& state, bench_context& context, side wh
       context.timer.start(stream);
       if (which == side::gpusort)
         data.sort_with_gpusort(policy);
-      else
+      else if (which == side::cub)
         data.sort_with_cub();
+      else
+        data.sort_with_thrust();
       const double seconds = context.timer.stop_ms(stream) / 1e3;
       state.SetIterationTime(seconds);
       timed_seconds += seconds;
@@ -121,9 +153,15 @@ void run_sort_benchmark(benchmark::State& state, bench_context& context, side wh
     // number: bytes of the floor model over the same timed seconds.
     const double floor_bytes = static_cast<double>(n * std::decay_t<decltype(data)>::bytes_per_item * 2);
     state.counters["GBps"] = static_cast<double>(state.iterations()) * floor_bytes / timed_seconds / 1e9;
-    // The temporary storage each backend asked for (gpusort: what its pool had to hold).
+    // The temporary storage each backend asked for (gpusort: what its pool had to hold, or
+    // what gpusort's own pool keeps mapped after the run).
+    const std::size_t gpusort_bytes = source == storage_source::gpusort_default
+                                          ? gpusort::cached_memory_bytes()
+                                          : data.pool().capacity();
     state.counters["temp_bytes"] = static_cast<double>(
-        which == side::gpusort ? data.pool().capacity() : data.cub_temp_storage_bytes());
+        which == side::gpusort ? gpusort_bytes
+        : which == side::cub   ? data.cub_temp_storage_bytes()
+                               : 0);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }
@@ -133,11 +171,13 @@ void run_sort_benchmark(benchmark::State& state, bench_context& context, side wh
 template <class Cached>
 void register_sort_benchmark(bench_context& context, const std::string& name, side which,
                              std::size_t n,
-                             key_distribution distribution = key_distribution::uniform) {
-  benchmark::RegisterBenchmark(name.c_str(),
-                               [&context, which, n, distribution](benchmark::State& state) {
-                                 run_sort_benchmark<Cached>(state, context, which, n, distribution);
-                               })
+                             key_distribution distribution = key_distribution::uniform,
+                             storage_source source = storage_source::bench_pool) {
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [&context, which, n, distribution, source](benchmark::State& state) {
+        run_sort_benchmark<Cached>(state, context, which, n, distribution, source);
+      })
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
 }

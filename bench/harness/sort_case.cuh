@@ -24,12 +24,16 @@
 
 #include <gpusort/sort.cuh>
 
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
+
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -127,6 +131,21 @@ class sort_case {
       cub_(work_keys_.data(), work_values_.data());
     else
       cub_(work_keys_.data(), cub_keys_.data(), work_values_.data(), cub_values_.data());
+  }
+
+  // Enqueues thrust::sort (thrust::sort_by_key with values) of the work buffers, in place,
+  // by thrust's default order, as a Thrust user writes it: radix cases only.
+  void sort_with_thrust() {
+    if constexpr (std::is_same_v<compare_type, gpusort::less<>> && std::is_arithmetic_v<Key>) {
+      const auto policy = thrust::cuda::par.on(stream_);
+      Key* keys = work_keys_.data();
+      if constexpr (has_values)
+        thrust::sort_by_key(policy, keys, keys + n_, work_values_.data());
+      else
+        thrust::sort(policy, keys, keys + n_);
+    } else {
+      throw std::logic_error("thrust rows are timed on radix cases only");
+    }
   }
 
   // Sorts once with each (untimed; this is also both backends' warm-up) and compares: gpusort's

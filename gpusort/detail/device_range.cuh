@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../error.cuh"
+#include "per_device.cuh"
 
 #include <thrust/type_traits/is_contiguous_iterator.h>
 #include <thrust/type_traits/unwrap_contiguous_iterator.h>
@@ -26,12 +27,6 @@ auto to_raw_pointer(Iterator it) {
 
 template <class Iterator>
 using pointee_t = std::remove_pointer_t<decltype(to_raw_pointer(std::declval<Iterator>()))>;
-
-inline int current_device() {
-  int device = 0;
-  check_cuda(cudaGetDevice(&device), "querying the current device");
-  return device;
-}
 
 // Device memory of the current device, or managed memory (which any device can reach).
 inline void require_device_memory(const void* p, const char* range_name, int device) {

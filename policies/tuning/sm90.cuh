@@ -57,7 +57,7 @@ struct radix_tuning_small_tiles_sm90 : radix_tuning_sm90 {
 // owns block_threads x items_per_thread keys (fewer items for wide keys or values, so that
 // the block's buffers fit shared_bytes), a cluster has up to max_cluster_blocks (16 needs
 // sm_90's non-portable cluster size). Smaller tiles spread a given n over more SMs but hold
-// fewer keys: two tilings, chosen by n through par's dispatch table (par_table_sm90.cuh).
+// fewer keys: two tilings, chosen by n through par's dispatch tables (par_tables.cuh).
 // H200, one sort, u32 keys (CUB: 13 us at 1K, 48 us at 16K, 53 us at 64K): 256 x 8 tiles
 // 13 us at 1K, 21 us at 16K; 512 x 8: 33 us at 64K. Larger tiles lose to the one-sweep sort
 // with small tiles: 512 x 16 45 us at 128K (one-sweep 43); 1024 x 16 (spills at 64

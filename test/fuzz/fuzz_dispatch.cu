@@ -69,8 +69,10 @@ std::vector<std::size_t> size_edges_of() {
   // par's thresholds for this key class (1- and 2-byte keys use the 4-byte rows).
   constexpr bool with_values = !std::is_same_v<Value, backends::no_values_tag>;
   const int key_class = sizeof(Key) < 4 ? 4 : int(sizeof(Key));
-  for (const par_dispatch_row& row : par_table_sm90)
-    if (row.key_bytes == key_class && row.with_values == with_values) edges.push_back(row.max_n);
+  for (const par_tuned_table& table : par_tuned_tables)
+    for (std::size_t i = 0; i < table.row_count; ++i)
+      if (table.rows[i].key_bytes == key_class && table.rows[i].with_values == with_values)
+        edges.push_back(table.rows[i].max_n);
   return edges;
 }
 

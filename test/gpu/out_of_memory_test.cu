@@ -1,5 +1,6 @@
 // A sort whose temporary storage does not fit: a gpusort::error naming the bytes needed and
 // free, raised before the input is touched; the input intact and the library usable after.
+// Memory that gpusort's pool keeps is given back and the allocation retried first.
 // Holds nearly all of the device's memory, so ctest runs it alone (RUN_SERIAL).
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
@@ -11,23 +12,29 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
 namespace gpusort::test {
 namespace {
 
+// What a memory_hog leaves alone: gpusort's cached memory, or nothing.
+enum class gpusort_cache { given_back, kept };
+
 // Takes all of the device's free memory but `spare` bytes, while it lives.
 class memory_hog {
  public:
-  explicit memory_hog(std::size_t spare) {
-    // Memory the stream-ordered pool keeps for reuse is not free: give it back first.
+  explicit memory_hog(std::size_t spare, gpusort_cache cache = gpusort_cache::given_back) {
+    // Memory the stream-ordered pools keep for reuse is not free: give it back first (gpusort's
+    // too, unless the test is about what gpusort does with it).
     cudaMemPool_t pool;
     int device = 0;
     EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     EXPECT_EQ(cudaDeviceGetDefaultMemPool(&pool, device), cudaSuccess);
     EXPECT_EQ(cudaMemPoolTrimTo(pool, 0), cudaSuccess);
+    if (cache == gpusort_cache::given_back) gpusort::release_cached_memory();
     std::size_t free_bytes = 0, total_bytes = 0;
     EXPECT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
     // Fragmentation can refuse one block of exactly that much: step down until it fits.
@@ -75,6 +82,38 @@ void expect_out_of_memory_then_success(const char* name, SortCall sort_call) {
 }
 
 class OutOfMemory : public GpuTest {};
+
+// gpusort's pool keeps the storage of an earlier, smaller sort; the device's free memory plus
+// that is enough for the next sort, the free memory alone is not. The pool gives back what it
+// keeps and the allocation is tried again: the sort succeeds.
+TEST_F(OutOfMemory, CachedMemoryIsGivenBackAndTheAllocationRetried) {
+  const std::size_t small_n = std::size_t(1) << 25, large_n = std::size_t(1) << 26;
+  const auto keys = make_keys<std::uint32_t>(large_n, distribution::uniform, 78);
+  std::vector<std::uint32_t> values(large_n);
+  std::iota(values.begin(), values.end(), 0u);
+  device_array<std::uint32_t> device_keys(keys), device_values(values);
+  gpusort::release_cached_memory();
+  // About 256 MiB kept: alternate keys and values of 2^25 pairs.
+  gpusort::sort_by_key(gpusort::par, device_keys.begin(), device_keys.begin() + small_n,
+                       device_values.begin());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::size_t cached = gpusort::cached_memory_bytes();
+  ASSERT_GE(cached, small_n * 8);
+  // The large sort needs about 512 MiB; leave 320-384 MiB free besides the cache.
+  const std::vector<std::uint32_t> large_keys = make_keys<std::uint32_t>(large_n, distribution::uniform, 79);
+  ASSERT_EQ(cudaMemcpy(device_keys.begin(), large_keys.data(), large_n * 4, cudaMemcpyHostToDevice),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(device_values.begin(), values.data(), large_n * 4, cudaMemcpyHostToDevice),
+            cudaSuccess);
+  {
+    memory_hog hog(std::size_t(320) << 20, gpusort_cache::kept);
+    EXPECT_EQ(gpusort::cached_memory_bytes(), cached) << "the hog took gpusort's cache";
+    gpusort::sort_by_key(gpusort::par, device_keys.begin(), device_keys.end(),
+                         device_values.begin());
+    EXPECT_EQ(device_keys.to_host(), reference_sorted(large_keys, false));
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
 
 TEST_F(OutOfMemory, ParFailsCleanly) {
   expect_out_of_memory_then_success("par", [](auto first, auto last, auto values) {

@@ -1,5 +1,5 @@
-// gpusort::par's run-time dispatch on the GPU: every size boundary of the committed sm_90
-// table (threshold - 1, threshold, threshold + 1) for keys and pairs, and each cluster-sort
+// gpusort::par's run-time dispatch on the GPU: every size boundary of the committed
+// tables (threshold - 1, threshold, threshold + 1) for keys and pairs, and each cluster-sort
 // tiling pinned at its own edges (one block, a block and one key, a full cluster), and the
 // one-sweep sort with small tiles.
 #include "../support/gpu.cuh"
@@ -16,12 +16,18 @@ namespace {
 
 class ParDispatch : public GpuTest {};
 
-// The sizes around every threshold of `key_bytes`-byte keys in the sm_90 table.
+// The sizes around every threshold of `key_bytes`-byte keys in the table this device uses,
+// and in every other measured table (their sizes sort here too, by this device's choice).
 std::vector<std::size_t> table_boundaries(int key_bytes, bool with_values) {
   std::set<std::size_t> sizes;
-  for (const par_dispatch_row& row : par_table_sm90)
-    if (row.key_bytes == key_bytes && row.with_values == with_values)
-      for (std::size_t n : {row.max_n - 1, row.max_n, row.max_n + 1}) sizes.insert(n);
+  const auto add_rows = [&](const par_dispatch_row* rows, std::size_t row_count) {
+    for (std::size_t i = 0; i < row_count; ++i)
+      if (rows[i].key_bytes == key_bytes && rows[i].with_values == with_values)
+        for (std::size_t n : {rows[i].max_n - 1, rows[i].max_n, rows[i].max_n + 1}) sizes.insert(n);
+  };
+  const par_tuned_table& used = detail::par_table_of_current_device();
+  add_rows(used.rows, used.row_count);
+  for (const par_tuned_table& table : par_tuned_tables) add_rows(table.rows, table.row_count);
   return capped({sizes.begin(), sizes.end()});
 }
 

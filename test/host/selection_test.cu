@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <type_traits>
 
@@ -174,10 +175,9 @@ TEST(ParDispatch, KeysOutsideTheTablesWidthsUseTheNearestClass) {
 
 // The committed tables: every class's rows grow in n, and a cluster row never asks for more
 // keys than 16 blocks of its tiling hold (else par would silently fall back).
-template <std::size_t Rows>
-void expect_well_formed(const par_dispatch_row (&table)[Rows]) {
-  for (std::size_t i = 0; i < Rows; ++i)
-    for (std::size_t j = i + 1; j < Rows; ++j)
+void expect_well_formed(const par_dispatch_row* table, std::size_t rows) {
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = i + 1; j < rows; ++j)
       if (table[i].key_bytes == table[j].key_bytes && table[i].with_values == table[j].with_values)
         EXPECT_LT(table[i].max_n, table[j].max_n) << "rows " << i << " and " << j;
 }
@@ -199,10 +199,10 @@ std::size_t capacity_of(par_strategy strategy) {
   }
 }
 
-template <std::size_t Rows>
-void expect_clusters_hold_their_rows(const par_dispatch_row (&table)[Rows]) {
+void expect_clusters_hold_their_rows(const par_dispatch_row* table, std::size_t rows) {
   using gpusort::backends::no_values_tag;
-  for (const par_dispatch_row& row : table) {
+  for (std::size_t i = 0; i < rows; ++i) {
+    const par_dispatch_row& row = table[i];
     const std::size_t capacity =
         row.key_bytes == 4
             ? (row.with_values ? capacity_of<std::uint32_t, std::uint32_t>(row.strategy)
@@ -214,10 +214,55 @@ void expect_clusters_hold_their_rows(const par_dispatch_row (&table)[Rows]) {
 }
 
 TEST(ParDispatch, CommittedTablesAreOrderedByNAndFitTheirClusters) {
-  expect_well_formed(gpusort::par_table_sm90);
-  expect_well_formed(gpusort::par_table_default);
-  expect_clusters_hold_their_rows(gpusort::par_table_sm90);
-  expect_clusters_hold_their_rows(gpusort::par_table_default);
+  for (const gpusort::par_tuned_table& table : gpusort::par_tuned_tables) {
+    SCOPED_TRACE(table.gpu);
+    expect_well_formed(table.rows, table.row_count);
+    expect_clusters_hold_their_rows(table.rows, table.row_count);
+  }
+  constexpr std::size_t default_rows = std::size(gpusort::par_table_default);
+  expect_well_formed(gpusort::par_table_default, default_rows);
+  expect_clusters_hold_their_rows(gpusort::par_table_default, default_rows);
+}
+
+// ---- par's run-time choice: which table a device gets ------------------------------------
+
+constexpr par_dispatch_row fast_memory_rows[] = {{4, false, 100, par_strategy::cluster_small}};
+constexpr par_dispatch_row slow_memory_rows[] = {{4, false, 200, par_strategy::cluster_small}};
+constexpr par_dispatch_row other_arch_rows[] = {{4, false, 300, par_strategy::cluster_small}};
+constexpr gpusort::par_tuned_table example_tables[] = {
+    {"slow", 9, 0, 3.35e12, slow_memory_rows, 1},
+    {"fast", 9, 0, 4.9e12, fast_memory_rows, 1},
+    {"other", 8, 0, 2.0e12, other_arch_rows, 1},
+};
+
+TEST(ParTableChoice, TheTableOfTheNearestBandwidthWithinTheComputeCapability) {
+  using gpusort::choose_par_table;
+  EXPECT_STREQ(choose_par_table(example_tables, 9, 0, 3.35e12)->gpu, "slow");  // an H100 SXM
+  EXPECT_STREQ(choose_par_table(example_tables, 9, 0, 4.9e12)->gpu, "fast");   // an H200
+  EXPECT_STREQ(choose_par_table(example_tables, 9, 0, 2.0e12)->gpu, "slow");   // an H100 PCIe
+  EXPECT_STREQ(choose_par_table(example_tables, 9, 0, 4.1e12)->gpu, "fast");   // nearer by ratio
+  EXPECT_STREQ(choose_par_table(example_tables, 9, 0, 4.0e12)->gpu, "slow");
+  EXPECT_STREQ(choose_par_table(example_tables, 8, 0, 4.9e12)->gpu, "other");  // never across
+}
+
+TEST(ParTableChoice, NoTableOfTheComputeCapabilityMeansNone) {
+  EXPECT_EQ(gpusort::choose_par_table(example_tables, 8, 9, 1.0e12), nullptr);
+  EXPECT_EQ(gpusort::choose_par_table(example_tables, 10, 0, 8.0e12), nullptr);
+}
+
+TEST(ParTableChoice, AnUnknownBandwidthTakesTheFirstTableOfTheComputeCapability) {
+  EXPECT_STREQ(gpusort::choose_par_table(example_tables, 9, 0, 0.0)->gpu, "slow");
+}
+
+// The committed tables: the H100 (3.35 TB/s) and H200 (4.9 TB/s) each get their own.
+TEST(ParTableChoice, CommittedTablesTellTheH100FromTheH200) {
+  using gpusort::choose_par_table;
+  using gpusort::par_tuned_tables;
+  EXPECT_STREQ(choose_par_table(par_tuned_tables, 9, 0, 2.0 * 2619e6 * 5120 / 8)->gpu,
+               gpusort::par_table_h100.gpu);
+  EXPECT_STREQ(choose_par_table(par_tuned_tables, 9, 0, 2.0 * 3201e6 * 6144 / 8)->gpu,
+               gpusort::par_table_h200.gpu);
+  EXPECT_EQ(choose_par_table(par_tuned_tables, 8, 0, 2.0e12), nullptr);
 }
 
 }  // namespace

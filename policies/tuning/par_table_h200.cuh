@@ -8,7 +8,7 @@
 
 namespace gpusort {
 
-inline constexpr par_dispatch_row par_table_sm90[] = {
+inline constexpr par_dispatch_row par_table_h200_rows[] = {
     {4, false, 2048, par_strategy::cluster_small},
     {4, false, 4096, par_strategy::cluster_medium},
     {4, false, 32768, par_strategy::cluster_small},
@@ -30,5 +30,9 @@ inline constexpr par_dispatch_row par_table_sm90[] = {
     {8, true, 46341, par_strategy::cluster_medium},
     {8, true, 262144, par_strategy::onesweep_small_tiles},
 };
+
+inline constexpr par_tuned_table par_table_h200{
+    "NVIDIA H200", 9, 0, 4.917e+12, par_table_h200_rows,
+    sizeof(par_table_h200_rows) / sizeof(par_table_h200_rows[0])};
 
 }  // namespace gpusort
