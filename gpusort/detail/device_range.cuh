@@ -3,6 +3,7 @@
 
 #include "../error.cuh"
 #include "per_device.cuh"
+#include "stream_capture.cuh"
 
 #include <thrust/type_traits/is_contiguous_iterator.h>
 #include <thrust/type_traits/unwrap_contiguous_iterator.h>
@@ -48,8 +49,10 @@ inline void require_device_memory(const void* p, const char* range_name, int dev
 }
 
 // The policy's stream must belong to the current device: work enqueued on another device's
-// stream would fail at launch, after the checks that could have said why.
+// stream would fail at launch, after the checks that could have said why. (A stream being
+// captured into a graph cannot be asked for its device; the graph's instantiation checks.)
 inline void require_stream_of_device(cudaStream_t stream, int device) {
+  if (stream_is_capturing(stream)) return;
   int stream_device = 0;
   check_cuda(cudaStreamGetDevice(stream, &stream_device), "checking the policy's stream");
   if (stream_device != device)

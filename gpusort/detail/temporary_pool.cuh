@@ -8,6 +8,7 @@
 
 #include "../error.cuh"
 #include "per_device.cuh"
+#include "stream_capture.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -58,15 +59,6 @@ inline void trim_temporary_pool(int device, cudaMemPool_t pool, std::size_t keep
   if (caller_device != device) cudaSetDevice(caller_device);
   check_cuda(synced, "waiting for the device before giving cached memory back");
   check_cuda(trimmed, "giving gpusort's cached memory back");
-}
-
-inline bool stream_is_capturing(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return status != cudaStreamCaptureStatusNone;
 }
 
 // `bytes` from the current device's pool, in stream order. When the device has no room, the
