@@ -2,13 +2,15 @@
 """Plot gpusort::par against CUB over n, coloured by the strategy par's table picks.
 
 Usage:
-    scripts/par_plot.py results.json [policies/tuning/par_table_sm90.cuh] [out.png]
+    scripts/par_plot.py results.json [policies/tuning/par_table_GPU.cuh] [out.png]
 
-results.json: gpusort_bench with the par rows and their CUB partners
-(--benchmark_filter='/(par|cub_radix)/(u32|f32|u64|u32\\+u32)/uniform/[0-9]+/'). One panel
-per type: par's speed ÷ CUB's (above 1: par is faster) against n on a log2 axis, each point
-in the colour of the strategy the table chooses there, with the issue's goals drawn in
-(3x up to 2^16, 1.5x from 2^18 to 2^22, 1x everywhere). Needs Debian's python3-matplotlib
+results.json: gpusort_bench with the par rows and their CUB partners (bench/par_bench.cu
+says which filter). The table defaults to the one of the JSON's GPU (par_table_h100.cuh for
+an H100, else par_table_h200.cuh). One panel per type: the plain par call's speed ÷ CUB's
+(above 1: par is faster) against n on a log2 axis, each point in the colour of the strategy
+the table chooses there; in grey dashes the same call with cudaMallocAsync on the device's
+default pool (par_mallocasync: the default path before gpusort's own pool); the goals drawn
+in red (1.5x from 2^13 to 2^22, 1x everywhere). Needs Debian's python3-matplotlib
 (installed with apt-get when missing, as scripts/bench_plot.py does).
 """
 
@@ -50,14 +52,15 @@ def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
     here = os.path.dirname(os.path.abspath(__file__))
-    table_path = argv[2] if len(argv) > 2 else os.path.join(
-        here, "..", "policies", "tuning", "par_table_sm90.cuh")
-    out = argv[3] if len(argv) > 3 else os.path.splitext(argv[1])[0] + ".png"
     with open(argv[1]) as f:
         data = json.load(f)
+    gpu_name = "h100" if "H100" in data.get("context", {}).get("gpu", "") else "h200"
+    table_path = argv[2] if len(argv) > 2 else os.path.join(
+        here, "..", "policies", "tuning", f"par_table_{gpu_name}.cuh")
+    out = argv[3] if len(argv) > 3 else os.path.splitext(argv[1])[0] + ".png"
     results = collect(data.get("benchmarks", []))
     table = read_table(table_path)
-    types = [t for t in ("u32", "f32", "u64", "u32+u32")
+    types = [t for t in ("u32", "f32", "u64", "u32+u32", "u64+u32")
              if any(b == "par" and ty == t for (_, b, ty, _, _) in results)]
     pyplot = import_pyplot()
     figure, axes = pyplot.subplots(1, len(types), figsize=(4.2 * len(types), 3.6), squeeze=False)
@@ -73,6 +76,14 @@ def main(argv):
                                   merge_allowed=not type_field.startswith("f"))
                 points.append((n, sample["keys_per_s"] / cub["keys_per_s"], strategy))
         points.sort()
+        before = sorted(
+            (n, sample["keys_per_s"] / results[(op, "cub_radix", t, dist, n)]["keys_per_s"])
+            for (op, backend, t, dist, n), sample in results.items()
+            if backend == "par_mallocasync" and t == type_field and "error" not in sample
+            and "error" not in results.get((op, "cub_radix", t, dist, n), {"error": 1}))
+        if before:
+            axis.plot([p[0] for p in before], [p[1] for p in before], color="0.6",
+                      linestyle="--", linewidth=0.8, zorder=1)
         axis.plot([p[0] for p in points], [p[1] for p in points], color="0.7", zorder=1)
         for strategy, colour in COLOURS.items():
             mine = [p for p in points if p[2] == strategy]
@@ -80,8 +91,7 @@ def main(argv):
                 axis.scatter([p[0] for p in mine], [p[1] for p in mine], color=colour,
                              zorder=2, s=18)
         axis.axhline(1.0, color="black", linewidth=0.8)
-        axis.plot([2 ** 10, 2 ** 16], [3, 3], color="tab:red", linestyle="--", linewidth=0.8)
-        axis.plot([2 ** 18, 2 ** 22], [1.5, 1.5], color="tab:red", linestyle="--", linewidth=0.8)
+        axis.plot([2 ** 13, 2 ** 22], [1.5, 1.5], color="tab:red", linestyle="--", linewidth=0.8)
         axis.set_xscale("log", base=2)
         axis.set_title(f"{type_field}: par ÷ CUB")
         axis.set_xlabel("n (keys)")
@@ -92,7 +102,8 @@ def main(argv):
     axes[0][0].legend(fontsize=7, loc="upper right")
     context = data.get("context", {})
     figure.suptitle(f"gpusort::par vs CUB, {context.get('gpu', '')}, "
-                    f"{context.get('date', '')[:10]} (dashed: the issue's goals)", fontsize=9)
+                    f"{context.get('date', '')[:10]} (red: goals; grey dashes: cudaMallocAsync, the old "
+                    "default)", fontsize=9)
     figure.tight_layout()
     figure.savefig(out, dpi=110)
     print(out)
