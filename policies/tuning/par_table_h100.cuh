@@ -26,7 +26,6 @@ inline constexpr par_dispatch_row par_table_h100_rows[] = {
     {8, false, 32768, par_strategy::cluster_small},
     {8, false, 46341, par_strategy::cluster_medium},
     {8, false, 370728, par_strategy::onesweep_small_tiles},
-    {8, true, 1024, par_strategy::merge},
     {8, true, 2048, par_strategy::cluster_small},
     {8, true, 4096, par_strategy::cluster_medium},
     {8, true, 32768, par_strategy::cluster_small},
