@@ -66,22 +66,20 @@ bool run_cluster(const sort_request<Key, Value, Compare, Stable>& request) {
 constexpr bool any_par_table_names_merge() {
   for (const par_tuned_table& table : par_tuned_tables)
     if (table_names(table.rows, table.row_count, par_strategy::merge)) return true;
-  return table_names(par_table_default, par_strategy::merge);
+  return table_names(par_table_other_gpus.rows, par_table_other_gpus.row_count,
+                     par_strategy::merge);
 }
 inline constexpr bool par_tables_name_merge = any_par_table_names_merge();
 
 // The dispatch table of a device, chosen once per device from its compute capability and
 // memory bandwidth.
 inline const par_tuned_table& par_table_of_current_device() {
-  static constexpr par_tuned_table fallback{
-      "any other GPU", 0, 0, 0, par_table_default,
-      sizeof(par_table_default) / sizeof(par_table_default[0])};
   static per_device<const par_tuned_table*> chosen;
   return *chosen.get(current_device(), [](int device) {
     const device_facts& facts = facts_of_device(device);
     const par_tuned_table* table = choose_par_table(
         par_tuned_tables, facts.compute_major, facts.compute_minor, facts.peak_memory_bandwidth);
-    return table != nullptr ? table : &fallback;
+    return table != nullptr ? table : &par_table_other_gpus;
   });
 }
 

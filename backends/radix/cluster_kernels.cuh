@@ -94,6 +94,10 @@ struct keep_block_count {
   }
 };
 
+// The cluster's device code exists only where clusters do: sm_90 and newer device passes
+// (cooperative_groups declares cluster_group nowhere else), and the host pass.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+
 template <class Shape, class Value>
 struct cluster_block {
   using key_type = typename Shape::key_type;
@@ -327,13 +331,17 @@ __device__ __forceinline__ void cluster_sort(typename Shape::key_type* keys, Val
   if (!sorter.alone) cluster.barrier_wait();  // no block's counts are still being read
 }
 
+#endif  // clusters
+
 // Clusters need sm_90; built for an older GPU the kernel is empty and the host never
 // launches it (cluster_sorter::max_blocks is 0 there).
 template <class Shape, class Value>
 __global__ void __launch_bounds__(Shape::block_threads)
     cluster_sort_kernel(typename Shape::key_type* keys, Value* values, int n,
                         typename Shape::bits_type flip) {
-  NV_IF_TARGET(NV_PROVIDES_SM_90, (cluster_sort<Shape, Value>(keys, values, n, flip);));
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  cluster_sort<Shape, Value>(keys, values, n, flip);
+#endif
 }
 
 }  // namespace gpusort::backends::radix

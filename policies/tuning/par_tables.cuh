@@ -14,4 +14,9 @@ namespace gpusort {
 
 inline constexpr par_tuned_table par_tuned_tables[] = {par_table_h100, par_table_h200};
 
+// What a device of any other compute capability gets.
+inline constexpr par_tuned_table par_table_other_gpus{
+    "any other GPU", 0, 0, 0, par_table_default,
+    sizeof(par_table_default) / sizeof(par_table_default[0])};
+
 }  // namespace gpusort

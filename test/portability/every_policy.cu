@@ -1,0 +1,27 @@
+// Compiled (not run) for GPUs older than sm_90 by the portability.* tests: every policy's
+// sort through the front door must build for them. The cluster sort, which needs sm_90,
+// is compiled out there and never launched (cluster_sorter::max_blocks is 0).
+#include <gpusort/sort.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace {
+
+struct by_magnitude {
+  __host__ __device__ bool operator()(int a, int b) const {
+    return (a < 0 ? -a : a) < (b < 0 ? -b : b);
+  }
+};
+
+}  // namespace
+
+void sort_with_every_policy(std::uint32_t* keys, std::uint64_t* wide, int* signed_keys,
+                            float* values, std::size_t n) {
+  gpusort::sort(gpusort::par, keys, keys + n);
+  gpusort::stable_sort_by_key(gpusort::par, wide, wide + n, values);
+  gpusort::sort(gpusort::par, signed_keys, signed_keys + n, by_magnitude{});
+  gpusort::sort(gpusort::radix, keys, keys + n, gpusort::greater<>{});
+  gpusort::sort_by_key(gpusort::bucket_bitonic, keys, keys + n, values);
+  gpusort::stable_sort(gpusort::merge, signed_keys, signed_keys + n, by_magnitude{});
+}
