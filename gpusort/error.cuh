@@ -44,7 +44,28 @@ inline bool is_sticky(cudaError_t status) {
   }
 }
 
+// The errors that mean this process has no GPU to sort on: no device, no driver, or a driver
+// too old for this CUDA runtime. Whatever gpusort was doing, that is what the user must hear.
+inline bool means_no_usable_device(cudaError_t status) {
+  switch (status) {
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorStubLibrary:
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice:
+    case cudaErrorDevicesUnavailable:
+      return true;
+    default:
+      return false;
+  }
+}
+
 [[noreturn]] inline void throw_cuda_error(cudaError_t status, const char* doing) {
+  if (means_no_usable_device(status))
+    throw error(std::string("gpusort: no usable CUDA device or driver: ") +
+                    cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + "), while " +
+                    doing,
+                status);
   std::string message = std::string("gpusort: ") + doing + ": " + cudaGetErrorName(status) +
                         " (" + cudaGetErrorString(status) + ")";
   if (is_sticky(status))

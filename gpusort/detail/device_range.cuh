@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <type_traits>
 
@@ -23,7 +24,10 @@ auto to_raw_pointer(Iterator it) {
   static_assert(thrust::is_contiguous_iterator_v<Iterator>,
                 "gpusort sorts contiguous ranges: pass T*, thrust::device_ptr<T> or "
                 "thrust::device_vector<T> iterators (fancy iterators cannot be sorted in place)");
-  return thrust::unwrap_contiguous_iterator(it);
+  if constexpr (thrust::is_contiguous_iterator_v<Iterator>)
+    return thrust::unwrap_contiguous_iterator(it);
+  else  // only after the assertion failed: a pointer type, so that it is the only error
+    return static_cast<typename std::iterator_traits<Iterator>::value_type*>(nullptr);
 }
 
 template <class Iterator>
@@ -62,11 +66,16 @@ inline void require_stream_of_device(cudaStream_t stream, int device) {
                       ") before sorting on it");
 }
 
-// Reports an error left by earlier CUDA work instead of letting it look like ours.
+// Reports an error left by earlier CUDA work instead of letting it look like ours. The
+// first runtime call of a process without a usable device or driver fails here too: that
+// is said as such (throw_cuda_error), not blamed on earlier work.
 inline void require_no_pending_error() {
   const cudaError_t pending = cudaGetLastError();
   if (pending != cudaSuccess)
-    throw_cuda_error(pending, "a CUDA error was pending before the sort call (earlier work failed)");
+    throw_cuda_error(pending, means_no_usable_device(pending)
+                                  ? "starting the sort"
+                                  : "a CUDA error was pending before the sort call (earlier "
+                                    "work failed)");
 }
 
 inline bool byte_ranges_overlap(const void* a, std::size_t a_bytes, const void* b,

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace selection_test {
 
@@ -118,6 +119,42 @@ TEST(Errors, CarryTheCudaErrorAndWhatGpusortWasDoing) {
     EXPECT_NE(message.find("cudaErrorMemoryAllocation"), std::string::npos) << message;
     EXPECT_EQ(dynamic_cast<const gpusort::error&>(e).code(), cudaErrorMemoryAllocation);
   }
+}
+
+TEST(Errors, NoUsableDeviceOrDriverIsSaidAsSuch) {
+  for (const cudaError_t status : {cudaErrorNoDevice, cudaErrorInsufficientDriver}) {
+    try {
+      gpusort::detail::check_cuda(status, "starting the sort");
+      FAIL() << "expected gpusort::error";
+    } catch (const gpusort::error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("no usable CUDA device or driver"), std::string::npos) << message;
+      EXPECT_EQ(message.find("earlier work"), std::string::npos) << message;
+      EXPECT_EQ(e.code(), status);
+    }
+  }
+}
+
+// The same call either way, and each machine checks what it can: without a usable device
+// (CI), that the sort says so instead of blaming earlier work; with one, that host memory
+// is refused for what it is.
+TEST(FrontDoor, HostVectorSaysWhatIsMissing) {
+  std::vector<std::uint32_t> keys = {3, 1, 2};
+  std::string message;
+  try {
+    gpusort::sort(gpusort::par, keys.begin(), keys.end());
+  } catch (const gpusort::error& e) {
+    message = e.what();
+  }
+  int devices = 0;
+  const bool have_device = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+  cudaGetLastError();
+  EXPECT_EQ(message.find("earlier work"), std::string::npos) << message;
+  if (have_device)
+    EXPECT_NE(message.find("is in host memory"), std::string::npos) << message;
+  else
+    EXPECT_NE(message.find("no usable CUDA device or driver"), std::string::npos) << message;
+  EXPECT_EQ(keys, (std::vector<std::uint32_t>{3, 1, 2}));  // untouched
 }
 
 }  // namespace
