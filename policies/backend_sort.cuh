@@ -100,12 +100,18 @@ template <bool MergeCompiled, class Key, class Value, class Compare, bool Stable
 void run_par_strategy(par_strategy strategy,
                       const sort_request<Key, Value, Compare, Stable>& request) {
   switch (strategy) {
+    // Where the cluster sort cannot run (a GPU without clusters or without the shared memory,
+    // code compiled for an older target) or n is more than a cluster holds here, the small
+    // tiles take its place: at the sizes tables give clusters, they beat the large tiles on
+    // every GPU measured (bench/results/2026-11-23-h100-par-sweep.json).
     case par_strategy::cluster_small:
-      if (run_cluster<cluster_tiling_small_sm90>(request)) return;
-      break;
+      if (!run_cluster<cluster_tiling_small_sm90>(request))
+        run_radix<radix_tuning_small_tiles_sm90>(request);
+      return;
     case par_strategy::cluster_medium:
-      if (run_cluster<cluster_tiling_medium_sm90>(request)) return;
-      break;
+      if (!run_cluster<cluster_tiling_medium_sm90>(request))
+        run_radix<radix_tuning_small_tiles_sm90>(request);
+      return;
     case par_strategy::merge:
       if constexpr (MergeCompiled && std::is_integral_v<Key>) {
         // Stable even for sort_by_key: par on radix keys is stable at every size.
@@ -134,7 +140,7 @@ void backend_sort(const radix_policy<Tuning>&, const sort_request<Key, Value, Co
                 "types, __half, __nv_bfloat16, or your type via radix_members) ordered by "
                 "gpusort::less/greater (or thrust::/cuda::std:: less/greater). For any other "
                 "comparator use the comparison backend, gpusort::merge.");
-  detail::run_radix<Tuning>(request);
+  if constexpr (backend_can_serve_v<radix_backend, Key, Compare>) detail::run_radix<Tuning>(request);
 }
 
 template <class Key, class Value, class Compare, bool Stable>
@@ -147,7 +153,9 @@ void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Sta
                   "gpusort::par: no backend can sort this key type with this comparator. The "
                   "comparison backend needs a trivially copyable, default-constructible key and "
                   "a comparator callable on the device as bool(const Key&, const Key&).");
-    detail::run_merge<merge_tuning_sm90>(request);
+    // Only where it can serve: the assertion above is then the only error.
+    if constexpr (backend_can_serve_v<merge_backend, Key, Compare>)
+      detail::run_merge<merge_tuning_sm90>(request);
   }
 }
 
@@ -172,7 +180,8 @@ void backend_sort(const bucket_bitonic_policy<Tuning>&,
                 "gpusort::bucket_bitonic is not stable (bitonic networks reorder equal keys): "
                 "for stable_sort / stable_sort_by_key use gpusort::radix (radix keys) or "
                 "gpusort::merge.");
-  detail::run_bucket_bitonic<Tuning>(request);
+  if constexpr (backend_can_serve_v<bucket_bitonic_backend, Key, Compare> && !Stable)
+    detail::run_bucket_bitonic<Tuning>(request);
 }
 
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
@@ -181,7 +190,7 @@ void backend_sort(const merge_policy<Tuning>&, const sort_request<Key, Value, Co
                 "gpusort::merge sorts trivially copyable, default-constructible keys with a "
                 "comparator callable on the device as bool(const Key&, const Key&) that is a "
                 "strict weak ordering.");
-  detail::run_merge<Tuning>(request);
+  if constexpr (backend_can_serve_v<merge_backend, Key, Compare>) detail::run_merge<Tuning>(request);
 }
 
 // Chosen only when no overload matches the policy more closely.

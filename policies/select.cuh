@@ -32,24 +32,23 @@ struct backend_can_serve<bucket_bitonic_backend, Key, Compare>
     : backend_can_serve<radix_backend, Key, Compare> {};
 
 namespace detail {
-// For an extended __device__ lambda, nvcc gives the host compiler a placeholder closure type
-// that std::is_invocable reports as not callable (it is callable on the device, which is all
-// the comparison backend needs). Its parameter types cannot be checked on the host.
-template <class Compare>
-inline constexpr bool is_device_lambda_v =
-#if defined(__CUDACC_EXTENDED_LAMBDA__)
-    __nv_is_extended_device_lambda_closure_type(Compare);
-#else
-    false;
+// Whether Compare orders two Keys. For an extended __device__ lambda, nvcc gives the host
+// compiler a placeholder closure type that std::is_invocable reports as not callable; the
+// device compilation sees the lambda itself, so that is where its parameters are checked
+// (a lambda that cannot take the key fails there, with the backend's static_assert).
+template <class Compare, class Key>
+inline constexpr bool comparator_orders_v =
+#if defined(__CUDACC_EXTENDED_LAMBDA__) && !defined(__CUDA_ARCH__)
+    __nv_is_extended_device_lambda_closure_type(Compare) ||
 #endif
+    std::is_invocable_r_v<bool, const Compare&, const Key&, const Key&>;
 }  // namespace detail
 
 template <class Key, class Compare>
 struct backend_can_serve<merge_backend, Key, Compare>
     : std::bool_constant<std::is_trivially_copyable_v<Key> &&
                          std::is_default_constructible_v<Key> &&
-                         (std::is_invocable_r_v<bool, const Compare&, const Key&, const Key&> ||
-                          detail::is_device_lambda_v<Compare>)> {};
+                         detail::comparator_orders_v<Compare, Key>> {};
 
 template <class Backend, class Key, class Compare>
 inline constexpr bool backend_can_serve_v = backend_can_serve<Backend, Key, Compare>::value;
