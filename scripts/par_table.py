@@ -10,6 +10,12 @@ policies/tuning/par_tables.cuh lists. The table records the GPU's compute capabi
 peak memory bandwidth from the JSON's context; gpusort::par gives each device the table of its
 compute capability whose bandwidth is nearest its own.
 
+NAME `default` writes par_table_default.cuh, the table of every GPU no sweep ran on (run it
+on the H100's sweep: of the GPUs measured, its memory is nearer most others'). Every strategy
+but merge (par compiles merge only where a table names it); on a GPU without clusters, or
+where a cluster holds fewer keys, the cluster rows run the small one-sweep tiles, the fastest
+strategy without clusters at those sizes.
+
 For each swept type (u32 and u64 keys, u32+u32 and u64+u32 pairs: key bytes 4 or 8, keys
 only or with values) and size, the fastest strategy wins (a lone win between two sizes won by
 one other strategy is taken as noise: smoothed()); consecutive sizes with the same winner
@@ -29,11 +35,14 @@ STRATEGIES = ("cluster_small", "cluster_medium", "merge",
               "onesweep_small_tiles", "onesweep")
 
 
-def winners(results):
+DEFAULT_STRATEGIES = ("cluster_small", "cluster_medium", "onesweep_small_tiles", "onesweep")
+
+
+def winners(results, strategies=STRATEGIES):
     """{(key_bytes, with_values): [(n, strategy, {strategy: keys/s})]} in increasing n."""
     by_case = {}
     for (op, strategy, type_field, _dist, n), sample in results.items():
-        if op != "sweep" or strategy not in STRATEGIES or "error" in sample:
+        if op != "sweep" or strategy not in strategies or "error" in sample:
             continue
         key_bytes, value_bytes = key_value_bytes(type_field)
         by_case.setdefault((key_bytes, value_bytes > 0), {}).setdefault(n, {})[strategy] = \
@@ -78,6 +87,38 @@ def rows(case_winners):
     return out
 
 
+def default_header(context, table):
+    gpu = context.get("gpu", "an unnamed GPU")
+    date = context.get("date", "")[:10]
+    lines = [
+        "// gpusort::par's run-time dispatch table for every GPU without a measured one. Generated",
+        f"// by scripts/par_table.py from a sweep (bench/par_bench.cu, sweep/...) on the {gpu}",
+        f"// on {date}, without merge (par compiles it only where a table names it). Where a GPU",
+        "// has no clusters, or a cluster holds fewer keys, the cluster rows run the small one-sweep",
+        "// tiles, the fastest strategy without clusters at those sizes. Each row is the fastest up",
+        "// to max_n keys. Regenerate: scripts/device-check.sh sweep=h100 default-table.",
+        "#pragma once",
+        "",
+        '#include "../select.cuh"',
+        "",
+        "namespace gpusort {",
+        "",
+        "inline constexpr par_dispatch_row par_table_default[] = {",
+    ]
+    lines += table_lines(table)
+    lines += ["};", "", "}  // namespace gpusort", ""]
+    return "\n".join(lines)
+
+
+def table_lines(table):
+    lines = []
+    for (key_bytes, with_values), case_rows in sorted(table.items()):
+        for max_n, strategy in case_rows:
+            flag = "true" if with_values else "false"
+            lines.append(f"    {{{key_bytes}, {flag}, {max_n}, par_strategy::{strategy}}},")
+    return lines
+
+
 def header(context, table, name):
     gpu = context.get("gpu", "an unnamed GPU")
     date = context.get("date", "")[:10]
@@ -99,10 +140,7 @@ def header(context, table, name):
         "",
         f"inline constexpr par_dispatch_row {rows_name}[] = {{",
     ]
-    for (key_bytes, with_values), case_rows in sorted(table.items()):
-        for max_n, strategy in case_rows:
-            flag = "true" if with_values else "false"
-            lines.append(f"    {{{key_bytes}, {flag}, {max_n}, par_strategy::{strategy}}},")
+    lines += table_lines(table)
     lines += ["};", "",
               f"inline constexpr par_tuned_table par_table_{name}{{",
               f'    "{gpu}", {major}, {minor}, {bandwidth:.4g}, {rows_name},',
@@ -117,15 +155,17 @@ def main(argv):
     with open(argv[1]) as f:
         data = json.load(f)
     results = collect(data.get("benchmarks", []))
-    found = winners(results)
+    default = argv[2] == "default"
+    found = winners(results, DEFAULT_STRATEGIES if default else STRATEGIES)
     if not found:
         sys.exit("par_table.py: no sweep/... rows in " + argv[1])
     for (key_bytes, with_values), case_winners in sorted(found.items()):
         label = f"{key_bytes}-byte keys" + (" + values" if with_values else "")
         picks = ", ".join(f"{n}:{s}" for n, s, _ in case_winners)
         print(f"par_table.py: {label}: {picks}", file=sys.stderr)
-    sys.stdout.write(header(data.get("context", {}),
-                            {case: rows(w) for case, w in found.items()}, argv[2]))
+    table = {case: rows(w) for case, w in found.items()}
+    context = data.get("context", {})
+    sys.stdout.write(default_header(context, table) if default else header(context, table, argv[2]))
 
 
 if __name__ == "__main__":

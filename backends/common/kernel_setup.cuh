@@ -9,10 +9,19 @@
 
 namespace gpusort::backends {
 
+// The most shared memory a block may opt in to on every GPU nvcc 13 compiles for: sm_75's
+// 64 KB (sm_80 163 KB, sm_86/89/120 99 KB, sm_90/100 227 KB). Tile shapes stay within it, so
+// that the sm_90 shapes run everywhere; only the cluster sort asks more, and it checks the
+// device it runs on (cluster_dispatch.cuh).
+inline constexpr int every_gpu_shared_bytes = 64 * 1024;
+
 // Lets Kernel use `Bytes` of dynamic shared memory on the current device (above 48 KB a
 // kernel must opt in).
 template <auto Kernel, int Bytes>
 void allow_dynamic_shared_memory(const char* doing) {
+  static_assert(Bytes <= every_gpu_shared_bytes,
+                "gpusort: this tile needs more shared memory than a block has on sm_75 (64 KB); "
+                "give it fewer items per thread");
   static detail::per_device<bool> allowed;
   allowed.get(detail::current_device(), [doing](int) {
     detail::check_cuda(

@@ -12,8 +12,18 @@
 
 namespace gpusort::backends::radix {
 
-// An sm_90 block opts in to at most 227 KB of shared memory.
+// An sm_90 block opts in to at most 227 KB of shared memory (sm_100 too; sm_120 99 KB).
 inline constexpr std::size_t cluster_shared_limit = 227 * 1024;
+
+// Whether the cluster sort can run on a device, from what the device and the kernel as
+// loaded there say: clusters (sm_90 and newer), a kernel compiled for a virtual architecture
+// that has them (ptxVersion; one compiled for compute_80, even if the JIT or ptxas made sm_90
+// code of it, has an empty body), and the block's shared memory (sm_120 and sm_121 have
+// clusters but opt in to 99 KB per block). Where not, par's other strategies run.
+inline bool cluster_sort_runs_on(int compute_major, const cudaFuncAttributes& kernel,
+                                 std::size_t shared_optin_bytes, std::size_t storage_bytes) {
+  return compute_major >= 9 && kernel.ptxVersion >= 90 && storage_bytes <= shared_optin_bytes;
+}
 
 template <class Tiling, int DigitBits, class Key, class Value>
 struct cluster_sorter {
@@ -58,12 +68,17 @@ struct cluster_sorter {
 
  private:
   static int ask_max_blocks(int device) {
-    if (detail::facts_of_device(device).compute_major < 9) return 0;
-    // Built without sm_90 code (PTX of an older target run by the JIT) the kernel is empty.
+    if (detail::facts_of_device(device).compute_major < 9) return 0;  // nothing to ask
     cudaFuncAttributes attributes{};
     detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),
                        "cluster sort: querying the kernel's attributes");
-    if (attributes.binaryVersion < 90 && attributes.ptxVersion < 90) return 0;
+    int shared_optin = 0;
+    detail::check_cuda(
+        cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+        "cluster sort: querying the shared memory per block");
+    if (!cluster_sort_runs_on(detail::facts_of_device(device).compute_major, attributes,
+                              std::size_t(shared_optin), sizeof(storage_t)))
+      return 0;
     detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             int(sizeof(storage_t))),
                        "cluster sort: granting the kernel its shared memory");

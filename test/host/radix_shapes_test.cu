@@ -2,6 +2,8 @@
 // memory per block (static up to 48 KB, dynamic beyond) times the blocks per SM the
 // register budget promises, within the SM's 227 KB. Checked on the host: a shape that does
 // not fit would otherwise only show as a launch failure or a silent loss of occupancy.
+#include <backends/common/kernel_setup.cuh>
+#include <backends/radix/cluster_dispatch.cuh>
 #include <backends/radix/kernels.cuh>
 #include <policies/tuning/sm90.cuh>
 
@@ -29,6 +31,8 @@ void expect_tile_fits() {
                                   << " items per thread");
   EXPECT_GE(shape::items_per_thread, 1);
   EXPECT_LE(sizeof(storage), sm90_shared_per_block);
+  // The same shapes run on every GPU: within the smallest block opt-in (sm_75's 64 KB).
+  EXPECT_LE(sizeof(storage), std::size_t(gpusort::backends::every_gpu_shared_bytes));
   EXPECT_LE(sizeof(storage) * shape::onesweep_blocks, sm90_shared_per_multiprocessor);
   // Dynamic shared memory exactly when the static limit would be exceeded.
   EXPECT_EQ(radix::dynamic_shared_bytes<storage> > 0, sizeof(storage) > radix::static_shared_limit);
@@ -72,4 +76,24 @@ TEST(RadixShapes, ParsSmallTilesFitTheSharedMemoryOfAnSm90) {
   expect_tile_fits<std::uint32_t, std::uint32_t, small_tiles>();
   expect_tile_fits<std::uint64_t, std::uint64_t, small_tiles>();
   expect_tile_fits<double, double, small_tiles>();
+}
+
+// The cluster sort runs only where the device and the kernel as loaded say it can; par falls
+// back to its other strategies elsewhere.
+TEST(ClusterSortAvailability, FromTheDeviceAndTheKernelAsLoaded) {
+  using radix::cluster_sort_runs_on;
+  cudaFuncAttributes sm90_code{};
+  sm90_code.ptxVersion = 90;
+  sm90_code.binaryVersion = 90;
+  cudaFuncAttributes jit_of_compute_80 = sm90_code;  // compute_80 PTX made sm_90 code
+  jit_of_compute_80.ptxVersion = 80;
+  cudaFuncAttributes sm120_code = sm90_code;
+  sm120_code.ptxVersion = sm120_code.binaryVersion = 120;
+  constexpr std::size_t storage = 200 * 1024;
+  EXPECT_TRUE(cluster_sort_runs_on(9, sm90_code, 227 * 1024, storage));    // H100, H200
+  EXPECT_TRUE(cluster_sort_runs_on(10, sm90_code, 227 * 1024, storage));   // B200 from PTX
+  EXPECT_FALSE(cluster_sort_runs_on(9, jit_of_compute_80, 227 * 1024, storage));
+  EXPECT_FALSE(cluster_sort_runs_on(12, sm120_code, 99 * 1024, storage));  // RTX 50xx
+  EXPECT_TRUE(cluster_sort_runs_on(12, sm120_code, 99 * 1024, 64 * 1024));
+  EXPECT_FALSE(cluster_sort_runs_on(8, sm90_code, 163 * 1024, storage));   // A100
 }
