@@ -19,8 +19,12 @@ if(gpusort_have_nccl)
   target_include_directories(gpusort_distributed INTERFACE $<BUILD_INTERFACE:${NCCL_INCLUDE_DIR}>)
   target_link_libraries(gpusort_distributed INTERFACE gpusort $<BUILD_INTERFACE:${NCCL_LIBRARY}>)
   target_compile_definitions(gpusort_distributed INTERFACE GPUSORT_WITH_NCCL=1)
-else()
+elseif(GPUSORT_WITH_NCCL)
+  # A project that includes gpusort gets only the target: name only that.
+  set(gpusort_without_nccl "gpusort::distributed")
+  if(PROJECT_IS_TOP_LEVEL)
+    string(APPEND gpusort_without_nccl ", its multi-GPU tests and benchmark")
+  endif()
   message(STATUS "gpusort: NCCL not found (set NCCL_ROOT to its prefix): SKIPPING "
-                 "gpusort::distributed, its multi-GPU tests and benchmark; one-rank distributed "
-                 "sorts still build and run")
+                 "${gpusort_without_nccl}; one-rank distributed sorts still build and run")
 endif()

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "../../policies/key_traits.cuh"
+#include "../common/launch_bounds.cuh"
 #include "../common/tiles.cuh"
 #include "../radix/digits.cuh"
 #include "../common/bitonic_tile.cuh"
@@ -417,7 +418,10 @@ __global__ void __launch_bounds__(Shape::partition_threads)
 }
 
 template <class Shape, class Key, class Value>
-__global__ void __launch_bounds__(Shape::partition_threads, Shape::scatter_blocks_per_multiprocessor)
+__global__ void __launch_bounds__(Shape::partition_threads,
+                                  min_blocks_per_multiprocessor(
+                                      Shape::scatter_blocks_per_multiprocessor,
+                                      Shape::partition_threads))
     bucket_scatter(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
                    work_list<segment> list, counter_pool cursors, typename Shape::bits_type flip) {
   constexpr int threads = Shape::partition_threads;
@@ -570,7 +574,9 @@ __device__ __forceinline__ void sort_unit_by_bits(const Key* in_keys, Key* out_k
 
 // Every unit of every level: sorted from wherever its keys are into the user's buffers.
 template <class Shape, class Key, class Value>
-__global__ void __launch_bounds__(Shape::sort_threads, Shape::sort_blocks_per_multiprocessor)
+__global__ void __launch_bounds__(Shape::sort_threads,
+                                  min_blocks_per_multiprocessor(
+                                      Shape::sort_blocks_per_multiprocessor, Shape::sort_threads))
     sort_units(Key* keys, const Key* alternate_keys, Value* values, const Value* alternate_values,
                work_list<sort_unit> units, typename Shape::bits_type flip) {
   constexpr int threads = Shape::sort_threads;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "../../policies/key_traits.cuh"
+#include "../common/launch_bounds.cuh"
 #include "digits.cuh"
 #include "lookback.cuh"
 
@@ -375,7 +376,9 @@ __device__ __forceinline__ Storage& block_shared() {
 // (a counter, not blockIdx), which the look-back's progress guarantee needs.
 template <class Tuning, class Key, class Value>
 __global__ void __launch_bounds__(Tuning::block_threads,
-                                  radix_shape<Tuning, Key, Value>::onesweep_blocks)
+                                  min_blocks_per_multiprocessor(
+                                      radix_shape<Tuning, Key, Value>::onesweep_blocks,
+                                      Tuning::block_threads))
     onesweep_pass(Key* keys, Key* alternate_keys, Value* values, Value* alternate_values,
                   std::size_t portion_begin, int portion_items,
                   typename radix_shape<Tuning, Key>::bits_type flip, int pass,
