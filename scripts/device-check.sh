@@ -2,10 +2,15 @@
 # Runs on the GPU machine (through the device tool): builds everything, runs the whole
 # test suite, optionally compute-sanitizer and the benchmark, and leaves logs under $OUT.
 #   scripts/device-check.sh [tests[=CTEST_REGEX]] [fuzz[=CASES]] [sanitize[=TOOL,...]]
-#                           [sweep=GPU] [bench[=FILTER]]                      (default: tests)
+#                           [sweep=GPU[,default]] [virtual=ARCH] [bench[=FILTER]]
+#                                                                             (default: tests)
 # sweep=GPU (h100, h200, ...) times par's strategies, writes policies/tuning/par_table_GPU.cuh
-# (and a copy under $OUT) and rebuilds, so that later steps run with the new table.
-# BUILD_TARGETS: build only these targets (default: everything).
+# (and a copy under $OUT) and rebuilds, so that later steps run with the new table; with
+# ",default" also par_table_default.cuh (every other GPU's table) from the same sweep.
+# virtual=ARCH (80, 75, ...) builds the tests and examples for compute_ARCH PTX only
+# (build/device-ARCH-virtual) and runs them: the driver JIT-compiles them for this GPU, the
+# code paths of older GPUs run here (no clusters), and the suite must pass.
+# BUILD_TARGETS: build only these targets (default: everything; none: no sm_90 build).
 # Prints a short summary last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,11 +21,14 @@ summary=()
 jobs=$(nproc)
 
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 \
-  || { tail -50 "$out/configure.log"; exit 1; }
-if ! cmake --build $build -j "$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS} > "$out/build.log" 2>&1; then
-  grep -E "error|FAILED" "$out/build.log" | head -40
-  exit 1
+# BUILD_TARGETS=none: no sm_90 build (for the virtual=ARCH steps alone).
+if [ "${BUILD_TARGETS:-}" != none ]; then
+  cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 \
+    || { tail -50 "$out/configure.log"; exit 1; }
+  if ! cmake --build $build -j "$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS} > "$out/build.log" 2>&1; then
+    grep -E "error|FAILED" "$out/build.log" | head -40
+    exit 1
+  fi
 fi
 
 [ $# -eq 0 ] && set -- tests
@@ -70,16 +78,43 @@ for step in "$@"; do
       grep -hE "ERROR SUMMARY|========= (Invalid|Race|Barrier|Uninitialized)" $logs/*.log | sort | uniq -c | sort -rn | head -20
       ;;
     sweep=*)
-      gpu=${step#sweep=}
+      tables=${step#sweep=}
       $build/bench/gpusort_bench --benchmark_filter=sweep/ --benchmark_min_time=0.05s \
         --benchmark_out="$out/sweep.json" --benchmark_out_format=json > "$out/sweep.log" 2>&1
-      if python3 scripts/par_table.py "$out/sweep.json" "$gpu" > "$out/par_table_$gpu.cuh"; then
-        cp "$out/par_table_$gpu.cuh" "policies/tuning/par_table_$gpu.cuh"
+      for table in ${tables//,/ }; do
+        if python3 scripts/par_table.py "$out/sweep.json" "$table" > "$out/par_table_$table.cuh"; then
+          cp "$out/par_table_$table.cuh" "policies/tuning/par_table_$table.cuh"
+          summary+=("sweep: policies/tuning/par_table_$table.cuh written")
+        else
+          summary+=("sweep: FAILED to make par_table_$table.cuh")
+        fi
+      done
+      if [ "$step" != "${@: -1}" ]; then  # later steps run with the new tables
         cmake --build $build -j "$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS} >> "$out/build.log" 2>&1
-        summary+=("sweep: policies/tuning/par_table_$gpu.cuh written, rebuilt (exit $?)")
-      else
-        summary+=("sweep: FAILED to make a table")
+        summary+=("sweep: rebuilt with the new tables (exit $?)")
       fi
+      ;;
+    virtual=*)
+      arch=${step#virtual=}
+      vbuild=build/device-$arch-virtual
+      # The JIT's cache: large enough for every kernel of the suite, kept with the build.
+      export CUDA_CACHE_PATH=$PWD/$vbuild/jit-cache CUDA_CACHE_MAXSIZE=4294967296
+      cmake -S . -B $vbuild -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CUDA_ARCHITECTURES=$arch-virtual -DGPUSORT_BUILD_BENCH=OFF > "$out/configure-$arch.log" 2>&1
+      if ! cmake --build $vbuild -j "$jobs" > "$out/build-$arch.log" 2>&1; then
+        grep -E "error|FAILED" "$out/build-$arch.log" | head -20
+        summary+=("virtual $arch: BUILD FAILED")
+        continue
+      fi
+      # The compile-only and package tests do not depend on the architecture built.
+      (cd $vbuild && ctest -j 8 --output-on-failure --timeout 900 \
+         -E '^(compile_fail|portability|package)[.]') > "$out/ctest-$arch-virtual.log" 2>&1
+      summary+=("virtual $arch: $(grep -E 'tests passed|tests failed' "$out/ctest-$arch-virtual.log" | tail -1)")
+      grep -A40 "The following tests FAILED" "$out/ctest-$arch-virtual.log" | head -40
+      for example in custom_backend gpusort_demo; do
+        $vbuild/examples/$example >> "$out/examples-$arch-virtual.log" 2>&1
+        summary+=("virtual $arch: example $example: exit $?")
+      done
       ;;
     bench*)
       filter=${step#bench}; filter=${filter#=}

@@ -1,15 +1,28 @@
-# Configures and builds test/consumer in MODE (find_package | add_subdirectory).
+# Configures, builds and runs test/consumer in MODE (find_package | add_subdirectory), for
+# CUDA_ARCHITECTURES (`default`: the consumer sets none, as a new user's project does).
 set(args -S ${CONSUMER_SOURCE} -B ${CONSUMER_BINARY} -G ${GENERATOR}
-         -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}
          -DGPUSORT_CONSUMER_MODE=${MODE})
+if(NOT CUDA_ARCHITECTURES STREQUAL "default")
+  list(APPEND args -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES})
+endif()
 if(MODE STREQUAL "find_package")
   list(APPEND args -DCMAKE_PREFIX_PATH=${GPUSORT_PREFIX})
 else()
   list(APPEND args -DGPUSORT_SOURCE_DIR=${GPUSORT_SOURCE})
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} ${args} RESULT_VARIABLE configured)
+file(REMOVE_RECURSE ${CONSUMER_BINARY})
+execute_process(COMMAND ${CMAKE_COMMAND} ${args} RESULT_VARIABLE configured
+                OUTPUT_VARIABLE configure_output ERROR_VARIABLE configure_output)
+message("${configure_output}")
 if(NOT configured EQUAL 0)
   message(FATAL_ERROR "configuring the ${MODE} consumer failed")
+endif()
+# gpusort says which GPUs the consumer's code runs on, and names only what a consumer gets.
+if(NOT configure_output MATCHES "gpusort: CUDA architectures [0-9]")
+  message(FATAL_ERROR "the ${MODE} consumer's configure did not say its CUDA architectures")
+endif()
+if(configure_output MATCHES "multi-GPU tests")
+  message(FATAL_ERROR "the ${MODE} consumer's configure talks of gpusort's own tests")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${CONSUMER_BINARY} RESULT_VARIABLE built)
 if(NOT built EQUAL 0)

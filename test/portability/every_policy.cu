@@ -1,6 +1,6 @@
-// Compiled (not run) for GPUs older than sm_90 by the portability.* tests: every policy's
-// sort through the front door must build for them. The cluster sort, which needs sm_90,
-// is compiled out there and never launched (cluster_sorter::max_blocks is 0).
+// Compiled (not run) for every architecture from sm_75 to sm_120 by the portability.* tests:
+// every policy's sort through the front door must build for each. The cluster sort, which
+// needs sm_90, is compiled out below it and never launched there (cluster_sort_runs_on).
 #include <gpusort/sort.cuh>
 
 #include <cstddef>
@@ -24,4 +24,6 @@ void sort_with_every_policy(std::uint32_t* keys, std::uint64_t* wide, int* signe
   gpusort::sort(gpusort::radix, keys, keys + n, gpusort::greater<>{});
   gpusort::sort_by_key(gpusort::bucket_bitonic, keys, keys + n, values);
   gpusort::stable_sort(gpusort::merge, signed_keys, signed_keys + n, by_magnitude{});
+  gpusort::sort(gpusort::par, signed_keys, signed_keys + n,
+                [] __device__(int a, int b) { return a % 7 < b % 7; });
 }
