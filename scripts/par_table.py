@@ -91,12 +91,13 @@ def default_header(context, table):
     gpu = context.get("gpu", "an unnamed GPU")
     date = context.get("date", "")[:10]
     lines = [
-        "// gpusort::par's run-time dispatch table for every GPU without a measured one. Generated",
-        f"// by scripts/par_table.py from a sweep (bench/par_bench.cu, sweep/...) on the {gpu}",
-        f"// on {date}, without merge (par compiles it only where a table names it). Where a GPU",
-        "// has no clusters, or a cluster holds fewer keys, the cluster rows run the small one-sweep",
-        "// tiles, the fastest strategy without clusters at those sizes. Each row is the fastest up",
-        "// to max_n keys. Regenerate: scripts/device-check.sh sweep=h100 default-table.",
+        "// gpusort::par's run-time dispatch table for every GPU without a measured one: from a",
+        f"// sweep (bench/par_bench.cu, sweep/...) on the {gpu} on {date}, by",
+        "// scripts/par_table.py, among every strategy but merge (par compiles merge only where a",
+        "// table names it). Where a GPU has no clusters, or a cluster holds fewer keys, the",
+        "// cluster rows run the small one-sweep tiles, the fastest strategy without clusters at",
+        "// those sizes. Each row is the fastest up to max_n keys. Regenerate:",
+        "// scripts/device-check.sh sweep=h100,default. Do not edit by hand.",
         "#pragma once",
         "",
         '#include "../select.cuh"',

@@ -17,7 +17,7 @@ namespace {
 class ParDispatch : public GpuTest {};
 
 // The sizes around every threshold of `key_bytes`-byte keys in the table this device uses,
-// and in every other measured table (their sizes sort here too, by this device's choice).
+// and in every other table (their sizes sort here too, by this device's choice).
 std::vector<std::size_t> table_boundaries(int key_bytes, bool with_values) {
   std::set<std::size_t> sizes;
   const auto add_rows = [&](const par_dispatch_row* rows, std::size_t row_count) {
@@ -28,6 +28,7 @@ std::vector<std::size_t> table_boundaries(int key_bytes, bool with_values) {
   const par_tuned_table& used = detail::par_table_of_current_device();
   add_rows(used.rows, used.row_count);
   for (const par_tuned_table& table : par_tuned_tables) add_rows(table.rows, table.row_count);
+  add_rows(par_table_other_gpus.rows, par_table_other_gpus.row_count);
   return capped({sizes.begin(), sizes.end()});
 }
 

@@ -259,6 +259,8 @@ TEST(ParDispatch, CommittedTablesAreOrderedByNAndFitTheirClusters) {
   constexpr std::size_t default_rows = std::size(gpusort::par_table_default);
   expect_well_formed(gpusort::par_table_default, default_rows);
   expect_clusters_hold_their_rows(gpusort::par_table_default, default_rows);
+  // Merge only where a measured table names it: every par call site would compile it.
+  EXPECT_FALSE(gpusort::table_names(gpusort::par_table_default, par_strategy::merge));
 }
 
 // ---- par's run-time choice: which table a device gets ------------------------------------
