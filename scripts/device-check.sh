@@ -2,7 +2,7 @@
 # Runs on the GPU machine (through the device tool): builds everything, runs the whole
 # test suite, optionally compute-sanitizer and the benchmark, and leaves logs under $OUT.
 #   scripts/device-check.sh [tests[=CTEST_REGEX]] [fuzz[=CASES]] [sanitize[=TOOL,...]]
-#                           [sweep=GPU[,default]] [virtual=ARCH] [bench[=FILTER]]
+#                           [sweep=GPU[,default]] [virtual=ARCH[:CTEST_REGEX]] [bench[=FILTER]]
 #                                                                             (default: tests)
 # sweep=GPU (h100, h200, ...) times par's strategies, writes policies/tuning/par_table_GPU.cuh
 # (and a copy under $OUT) and rebuilds, so that later steps run with the new table; with
@@ -95,7 +95,8 @@ for step in "$@"; do
       fi
       ;;
     virtual=*)
-      arch=${step#virtual=}
+      arch=${step#virtual=}; only=${arch#*:}; [ "$only" = "$arch" ] && only=
+      arch=${arch%%:*}
       vbuild=build/device-$arch-virtual
       # The JIT's cache: large enough for every kernel of the suite, kept with the build.
       export CUDA_CACHE_PATH=$PWD/$vbuild/jit-cache CUDA_CACHE_MAXSIZE=4294967296
@@ -107,8 +108,10 @@ for step in "$@"; do
         continue
       fi
       # The compile-only and package tests do not depend on the architecture built.
-      (cd $vbuild && ctest -j 8 --output-on-failure --timeout 900 \
-         -E '^(compile_fail|portability|package)[.]') > "$out/ctest-$arch-virtual.log" 2>&1
+      # More tests at once than the sm_90 step: the JIT keeps the CPUs busy.
+      (cd $vbuild && ctest -j "${VIRTUAL_JOBS:-12}" --output-on-failure --timeout 900 \
+         -E '^(compile_fail|portability|package)[.]' ${only:+-R "$only"}) \
+        > "$out/ctest-$arch-virtual.log" 2>&1
       summary+=("virtual $arch: $(grep -E 'tests passed|tests failed' "$out/ctest-$arch-virtual.log" | tail -1)")
       grep -A40 "The following tests FAILED" "$out/ctest-$arch-virtual.log" | head -40
       for example in custom_backend gpusort_demo; do
