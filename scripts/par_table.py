@@ -98,26 +98,21 @@ def default_header(context, table):
         "// cluster rows run the small one-sweep tiles, the fastest strategy without clusters at",
         "// those sizes. Each row is the fastest up to max_n keys. Regenerate:",
         "// scripts/device-check.sh sweep=h100,default. Do not edit by hand.",
-        "#pragma once",
-        "",
-        '#include "../select.cuh"',
-        "",
-        "namespace gpusort {",
-        "",
-        "inline constexpr par_dispatch_row par_table_default[] = {",
     ]
-    lines += table_lines(table)
-    lines += ["};", "", "}  // namespace gpusort", ""]
+    lines += rows_array("par_table_default", table)
+    lines += ["", "}  // namespace gpusort", ""]
     return "\n".join(lines)
 
 
-def table_lines(table):
-    lines = []
+def rows_array(array_name, table):
+    """The header's body up to the end of the rows array `array_name`."""
+    lines = ["#pragma once", "", '#include "../select.cuh"', "", "namespace gpusort {", "",
+             f"inline constexpr par_dispatch_row {array_name}[] = {{"]
     for (key_bytes, with_values), case_rows in sorted(table.items()):
         for max_n, strategy in case_rows:
             flag = "true" if with_values else "false"
             lines.append(f"    {{{key_bytes}, {flag}, {max_n}, par_strategy::{strategy}}},")
-    return lines
+    return lines + ["};"]
 
 
 def header(context, table, name):
@@ -133,16 +128,9 @@ def header(context, table, name):
         f"// (bench/par_bench.cu, sweep/...) on {date}: each row is the fastest strategy up to max_n",
         "// keys. Rerun the sweep to regenerate it (README, \"Tuning par for your GPU\"); do not",
         "// edit by hand.",
-        "#pragma once",
-        "",
-        '#include "../select.cuh"',
-        "",
-        "namespace gpusort {",
-        "",
-        f"inline constexpr par_dispatch_row {rows_name}[] = {{",
     ]
-    lines += table_lines(table)
-    lines += ["};", "",
+    lines += rows_array(rows_name, table)
+    lines += ["",
               f"inline constexpr par_tuned_table par_table_{name}{{",
               f'    "{gpu}", {major}, {minor}, {bandwidth:.4g}, {rows_name},',
               f"    sizeof({rows_name}) / sizeof({rows_name}[0])}};",
