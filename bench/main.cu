@@ -1,5 +1,5 @@
 // gpusort_bench: each gpusort backend against its CUB counterpart, on the same data, in the
-// same process, measured the same way (the method of docs/anchors.md):
+// same process, measured the same way (README, "Benchmarks"):
 //   radix_bench.cu   gpusort::radix  vs cub::DeviceRadixSort   (backends radix, cub_radix)
 //   merge_bench.cu   gpusort::merge  vs cub::DeviceMergeSort   (backends merge, cub_merge)
 //   bucket_bitonic_bench.cu  gpusort::bucket_bitonic vs cub::DeviceRadixSort

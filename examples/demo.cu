@@ -7,8 +7,8 @@
 //   gpusort::sort(gpusort::bucket_bitonic.on(stream).with_allocator(pool), keys, keys + n);
 //
 // Each time is the median of 10 runs, CUDA events around the sort call only, with an untimed
-// fresh copy of the input before each run (the method of docs/anchors.md; gpusort_bench does
-// the full sweep of sizes). Exit status: 0 when every gpusort output matched CUB's (or when
+// fresh copy of the input before each run (as gpusort_bench times, README "Benchmarks";
+// gpusort_bench does the full sweep of sizes). Exit status: 0 when every gpusort output matched CUB's (or when
 // there is no GPU), 1 otherwise.
 
 #include "harness/cuda_check.cuh"

@@ -1,4 +1,5 @@
-// Block-wide bitonic sort of one tile held in registers (Batcher 1968; seed 003's tile step).
+// Block-wide bitonic sort of one tile held in registers (K. E. Batcher, "Sorting networks and
+// their applications", 1968): the comparison backend's tile step.
 // Thread t holds tile positions t * Items + i, i < Items. Level k = 2, 4, ..., tile sorts
 // every block of k positions ascending: its first step pairs p with its mirror p ^ (k - 1)
 // (the two sorted halves, one read backwards, form a bitonic sequence), the following steps

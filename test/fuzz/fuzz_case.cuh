@@ -160,7 +160,7 @@ struct fuzz_case {
 // structs, so the edges follow the tuning.
 std::vector<std::size_t> backend_size_edges(key_type key, value_type values);
 
-// The edges the brief names, for any key type (the 4-byte ones above): radix one-sweep tiles
+// The tile and threshold edges, for any key type (the 4-byte ones above): radix one-sweep tiles
 // 384 x 19 and 384 x 21, small tiles and cluster tiles 256 x 8 and 512 x 8, par's H200
 // thresholds, merge tiles 256 x 16, merge chunks 128 x 17, bucket_bitonic units 256 x 16.
 inline const std::vector<std::size_t>& fixed_size_edges() {
