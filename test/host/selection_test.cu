@@ -109,29 +109,33 @@ TEST(FrontDoor, LastBeforeFirstIsAnError) {
   }
 }
 
-TEST(Errors, CarryTheCudaErrorAndWhatGpusortWasDoing) {
+// The gpusort::error that check_cuda throws for `status`.
+gpusort::error error_of_check_cuda(cudaError_t status, const char* doing) {
   try {
-    gpusort::detail::check_cuda(cudaErrorMemoryAllocation, "allocating the digit table");
-    FAIL() << "expected gpusort::error";
-  } catch (const std::runtime_error& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find("allocating the digit table"), std::string::npos) << message;
-    EXPECT_NE(message.find("cudaErrorMemoryAllocation"), std::string::npos) << message;
-    EXPECT_EQ(dynamic_cast<const gpusort::error&>(e).code(), cudaErrorMemoryAllocation);
+    gpusort::detail::check_cuda(status, doing);
+  } catch (const gpusort::error& e) {
+    return e;
   }
+  ADD_FAILURE() << "check_cuda did not throw for " << cudaGetErrorName(status);
+  return gpusort::error("");
+}
+
+TEST(Errors, CarryTheCudaErrorAndWhatGpusortWasDoing) {
+  const gpusort::error e =
+      error_of_check_cuda(cudaErrorMemoryAllocation, "allocating the digit table");
+  const std::string message = e.what();
+  EXPECT_NE(message.find("allocating the digit table"), std::string::npos) << message;
+  EXPECT_NE(message.find("cudaErrorMemoryAllocation"), std::string::npos) << message;
+  EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
 }
 
 TEST(Errors, NoUsableDeviceOrDriverIsSaidAsSuch) {
   for (const cudaError_t status : {cudaErrorNoDevice, cudaErrorInsufficientDriver}) {
-    try {
-      gpusort::detail::check_cuda(status, "starting the sort");
-      FAIL() << "expected gpusort::error";
-    } catch (const gpusort::error& e) {
-      const std::string message = e.what();
-      EXPECT_NE(message.find("no usable CUDA device or driver"), std::string::npos) << message;
-      EXPECT_EQ(message.find("earlier work"), std::string::npos) << message;
-      EXPECT_EQ(e.code(), status);
-    }
+    const gpusort::error e = error_of_check_cuda(status, "starting the sort");
+    const std::string message = e.what();
+    EXPECT_NE(message.find("no usable CUDA device or driver"), std::string::npos) << message;
+    EXPECT_EQ(message.find("earlier work"), std::string::npos) << message;
+    EXPECT_EQ(e.code(), status);
   }
 }
 
