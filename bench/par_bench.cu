@@ -153,9 +153,9 @@ constexpr const char* strategy_name(gpusort::par_strategy strategy) {
 template <class Tiling, class Key, class Value>
 constexpr std::size_t cluster_capacity() {
   using value_type = std::conditional_t<std::is_same_v<Value, keys_only>,
-                                        gpusort::backends::no_values_tag, Value>;
+                                        gpusort::no_values, Value>;
   return std::size_t(
-      gpusort::backends::radix::cluster_shape<Tiling, 8, Key, value_type>::capacity);
+      gpusort::backends::radix::cluster_shape<Tiling, Key, value_type>::capacity);
 }
 
 // The most keys a pinned strategy takes without falling back to the one-sweep sort.

@@ -2,8 +2,8 @@
 // the sort call names *what*. Dispatch is plain overload resolution on the policy type.
 #pragma once
 
-#include "../policies/par_strategy.cuh"
-#include "../policies/tuning/sm90.cuh"
+#include <gpusort/detail/policies/par_strategy.cuh>
+#include <gpusort/detail/policies/tuning/sm90.cuh>
 #include "allocator.cuh"
 
 #include <cuda_runtime_api.h>
@@ -14,7 +14,8 @@ namespace gpusort {
 
 // Base of every policy, built-in or user-defined (CRTP: `struct my_policy :
 // gpusort::execution_policy<my_policy> {};`). Copies are cheap; .on() and .with_allocator()
-// return a modified copy of the derived policy, Thrust-style.
+// return a modified copy of the derived policy, Thrust-style. (Of a policy derived from a
+// built-in one, they return the built-in's type: Derived is the class named here.)
 template <class Derived>
 class execution_policy {
  public:
@@ -46,9 +47,17 @@ class execution_policy {
   allocator_ref allocator_{};
 };
 
+namespace detail {
+template <class Derived>
+std::true_type derives_from_execution_policy(const execution_policy<Derived>*);
+std::false_type derives_from_execution_policy(const void*);
+}  // namespace detail
+
+// Every policy derives from some execution_policy<...>: directly (CRTP), or through a built-in
+// one (`struct mine : gpusort::radix_policy<my_tuning> {};` sorts as radix_policy<my_tuning>).
 template <class Policy>
-inline constexpr bool is_execution_policy_v =
-    std::is_base_of_v<execution_policy<std::remove_cv_t<Policy>>, std::remove_cv_t<Policy>>;
+inline constexpr bool is_execution_policy_v = decltype(detail::derives_from_execution_policy(
+    static_cast<std::remove_cv_t<Policy>*>(nullptr)))::value;
 
 // Automatic: the backend is chosen from the key type and comparator at compile time
 // (radix family for radix keys ordered by less/greater) and from the size at run time.

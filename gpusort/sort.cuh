@@ -8,10 +8,10 @@
 // found by argument-dependent lookup).
 #pragma once
 
-#include "../policies/backend_sort.cuh"
-#include "../policies/comparator_traits.cuh"
-#include "../policies/key_traits.cuh"
-#include "../policies/select.cuh"
+#include <gpusort/detail/policies/backend_sort.cuh>
+#include <gpusort/detail/policies/comparator_traits.cuh>
+#include <gpusort/detail/policies/key_traits.cuh>
+#include <gpusort/detail/policies/select.cuh>
 #include "detail/device_range.cuh"
 #include "error.cuh"
 #include "execution_policy.cuh"
@@ -45,7 +45,7 @@ void sort_front_door(const Policy& policy, KeyIterator keys_first, KeyIterator k
 
   // First, so that an earlier failure is reported as such and not as one of the checks'.
   require_no_pending_error();
-  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  constexpr bool has_values = has_values_v<Value>;
   const int device = current_device();
   require_device_memory(keys, "the key range", device);
   if constexpr (has_values) {

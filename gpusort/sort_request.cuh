@@ -3,6 +3,7 @@
 #pragma once
 
 #include "allocator.cuh"
+#include "no_values.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -10,9 +11,6 @@
 #include <type_traits>
 
 namespace gpusort {
-
-// The value type of a keys-only sort.
-struct no_values {};
 
 // One sort call after the front door's checks: raw device pointers (iterators unwrapped,
 // pointers verified to be device memory, `count` elements from `keys`, and from `values`
@@ -25,7 +23,7 @@ struct sort_request {
   using value_type = Value;
   using compare_type = Compare;
   static constexpr bool stable = Stable;
-  static constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  static constexpr bool has_values = has_values_v<Value>;
 
   Key* keys;
   Value* values;  // null when !has_values

@@ -2,14 +2,14 @@
 // User policies add their own overload in their own namespace (found by ADL).
 #pragma once
 
-#include "../backends/bucket_bitonic/dispatch.cuh"
-#include "../backends/merge/dispatch.cuh"
-#include "../backends/radix/cluster_dispatch.cuh"
-#include "../backends/radix/dispatch.cuh"
-#include "../gpusort/execution_policy.cuh"
-#include "../gpusort/sort_request.cuh"
+#include <gpusort/detail/backends/bucket_bitonic/dispatch.cuh>
+#include <gpusort/detail/backends/merge/dispatch.cuh>
+#include <gpusort/detail/backends/radix/cluster_dispatch.cuh>
+#include <gpusort/detail/backends/radix/dispatch.cuh>
+#include <gpusort/execution_policy.cuh>
+#include <gpusort/sort_request.cuh>
 #include "select.cuh"
-#include "../gpusort/detail/device_facts.cuh"
+#include <gpusort/detail/device_facts.cuh>
 #include "tuning/par_tables.cuh"
 
 #include <cstddef>
@@ -18,48 +18,6 @@
 namespace gpusort {
 
 namespace detail {
-
-// The value type as backends see it (no_values is the front door's name for "none").
-template <class Value>
-using backend_value_t =
-    std::conditional_t<std::is_same_v<Value, no_values>, backends::no_values_tag, Value>;
-
-template <class Tuning, class Key, class Value, class Compare, bool Stable>
-void run_radix(const sort_request<Key, Value, Compare, Stable>& request) {
-  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
-  backends::radix::sort<Tuning>(request.keys,
-                                reinterpret_cast<backend_value_t<Value>*>(request.values),
-                                request.count, descending, request.stream, request.allocator);
-}
-
-template <class Tuning, class Key, class Value, class Compare, bool Stable>
-void run_bucket_bitonic(const sort_request<Key, Value, Compare, Stable>& request) {
-  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
-  backends::bucket_bitonic::sort<Tuning>(
-      request.keys, reinterpret_cast<backend_value_t<Value>*>(request.values), request.count,
-      descending, request.stream, request.allocator);
-}
-
-template <class Tuning, class Key, class Value, class Compare, bool Stable>
-void run_merge(const sort_request<Key, Value, Compare, Stable>& request) {
-  backends::merge::sort<Tuning, Stable>(request.keys,
-                                        reinterpret_cast<backend_value_t<Value>*>(request.values),
-                                        request.count, request.comp, request.stream,
-                                        request.allocator);
-}
-
-// The one-launch cluster sort in one tiling; false (nothing done) when n is more than one
-// cluster holds on this device.
-template <class Tiling, class Key, class Value, class Compare, bool Stable>
-bool run_cluster(const sort_request<Key, Value, Compare, Stable>& request) {
-  using sorter = backends::radix::cluster_sorter<Tiling, radix_tuning_sm90::digit_bits, Key,
-                                                 backend_value_t<Value>>;
-  if (request.count > sorter::capacity()) return false;
-  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
-  sorter::sort(request.keys, reinterpret_cast<backend_value_t<Value>*>(request.values),
-               request.count, descending, request.stream);
-  return true;
-}
 
 // The merge strategy costs compile time in every TU that sorts integers with par; it is
 // compiled only where a table can choose it (no table does today) or a pinned policy asks.
@@ -85,7 +43,7 @@ inline const par_tuned_table& par_table_of_current_device() {
 
 template <class Key, class Value, class Compare>
 par_strategy par_strategy_for(std::size_t n) {
-  constexpr bool with_values = !std::is_same_v<Value, no_values>;
+  constexpr bool with_values = has_values_v<Value>;
   // Integers only: the merge's order of floating-point keys is not the radix sort's.
   constexpr bool merge_allowed = par_tables_name_merge && std::is_integral_v<Key>;
   const par_tuned_table& table = par_table_of_current_device();
@@ -99,18 +57,19 @@ par_strategy par_strategy_for(std::size_t n) {
 template <bool MergeCompiled, class Key, class Value, class Compare, bool Stable>
 void run_par_strategy(par_strategy strategy,
                       const sort_request<Key, Value, Compare, Stable>& request) {
+  namespace radix = backends::radix;
   switch (strategy) {
     // Where the cluster sort cannot run (a GPU without clusters or without the shared memory,
     // code compiled for an older target) or n is more than a cluster holds here, the small
     // tiles take its place: at the sizes tables give clusters, they beat the large tiles on
     // every GPU measured (bench/results/2026-11-23-h100-par-sweep.json).
     case par_strategy::cluster_small:
-      if (!run_cluster<cluster_tiling_small_sm90>(request))
-        run_radix<radix_tuning_small_tiles_sm90>(request);
+      if (!radix::sort_in_one_cluster<cluster_tiling_small_sm90>(request))
+        radix::sort<radix_tuning_small_tiles_sm90>(request);
       return;
     case par_strategy::cluster_medium:
-      if (!run_cluster<cluster_tiling_medium_sm90>(request))
-        run_radix<radix_tuning_small_tiles_sm90>(request);
+      if (!radix::sort_in_one_cluster<cluster_tiling_medium_sm90>(request))
+        radix::sort<radix_tuning_small_tiles_sm90>(request);
       return;
     case par_strategy::merge:
       if constexpr (MergeCompiled && std::is_integral_v<Key>) {
@@ -118,17 +77,17 @@ void run_par_strategy(par_strategy strategy,
         const sort_request<Key, Value, Compare, true> stable{request.keys,   request.values,
                                                              request.count,  request.comp,
                                                              request.stream, request.allocator};
-        run_merge<merge_tuning_sm90>(stable);
+        backends::merge::sort<merge_tuning_sm90>(stable);
         return;
       }
       break;
     case par_strategy::onesweep_small_tiles:
-      run_radix<radix_tuning_small_tiles_sm90>(request);
+      radix::sort<radix_tuning_small_tiles_sm90>(request);
       return;
     case par_strategy::onesweep:
       break;
   }
-  run_radix<radix_tuning_sm90>(request);
+  radix::sort<radix_tuning_sm90>(request);
 }
 
 }  // namespace detail
@@ -140,7 +99,8 @@ void backend_sort(const radix_policy<Tuning>&, const sort_request<Key, Value, Co
                 "types, __half, __nv_bfloat16, or your type via radix_members) ordered by "
                 "gpusort::less/greater (or thrust::/cuda::std:: less/greater). For any other "
                 "comparator use the comparison backend, gpusort::merge.");
-  if constexpr (backend_can_serve_v<radix_backend, Key, Compare>) detail::run_radix<Tuning>(request);
+  if constexpr (backend_can_serve_v<radix_backend, Key, Compare>)
+    backends::radix::sort<Tuning>(request);
 }
 
 template <class Key, class Value, class Compare, bool Stable>
@@ -155,7 +115,7 @@ void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Sta
                   "a comparator callable on the device as bool(const Key&, const Key&).");
     // Only where it can serve: the assertion above is then the only error.
     if constexpr (backend_can_serve_v<merge_backend, Key, Compare>)
-      detail::run_merge<merge_tuning_sm90>(request);
+      backends::merge::sort<merge_tuning_sm90>(request);
   }
 }
 
@@ -181,7 +141,7 @@ void backend_sort(const bucket_bitonic_policy<Tuning>&,
                 "for stable_sort / stable_sort_by_key use gpusort::radix (radix keys) or "
                 "gpusort::merge.");
   if constexpr (backend_can_serve_v<bucket_bitonic_backend, Key, Compare> && !Stable)
-    detail::run_bucket_bitonic<Tuning>(request);
+    backends::bucket_bitonic::sort<Tuning>(request);
 }
 
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
@@ -190,7 +150,8 @@ void backend_sort(const merge_policy<Tuning>&, const sort_request<Key, Value, Co
                 "gpusort::merge sorts trivially copyable, default-constructible keys with a "
                 "comparator callable on the device as bool(const Key&, const Key&) that is a "
                 "strict weak ordering.");
-  if constexpr (backend_can_serve_v<merge_backend, Key, Compare>) detail::run_merge<Tuning>(request);
+  if constexpr (backend_can_serve_v<merge_backend, Key, Compare>)
+    backends::merge::sort<Tuning>(request);
 }
 
 // Chosen only when no overload matches the policy more closely.

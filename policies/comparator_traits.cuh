@@ -2,7 +2,7 @@
 // to know it is "ascending" or "descending" in the documented order of the key type.
 #pragma once
 
-#include "../gpusort/functional.cuh"
+#include <gpusort/functional.cuh>
 
 #include <cuda/std/functional>
 

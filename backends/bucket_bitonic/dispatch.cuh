@@ -3,8 +3,9 @@
 // knowing how the data split, so a sort never waits for the GPU.
 #pragma once
 
-#include "../../gpusort/allocator.cuh"
-#include "../../gpusort/error.cuh"
+#include <gpusort/detail/policies/comparator_traits.cuh>
+#include <gpusort/error.cuh>
+#include <gpusort/sort_request.cuh>
 #include "../common/resident_grid.cuh"
 #include "../radix/digits.cuh"
 #include "kernels.cuh"
@@ -40,14 +41,19 @@ constexpr list_capacities capacities_for(std::size_t n, int first_bits, int leve
           deeper_counters > first_counters ? deeper_counters : first_counters};
 }
 
-// Sorts keys[0, n) (and values alongside, unless Value is no_values_tag) by the key's radix
-// order, reversed when `descending`. Not stable. Enqueued on `stream`, no synchronisation.
-template <class Tuning, class Key, class Value = no_values_tag>
-void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t stream,
-          allocator_ref allocator) {
+// Sorts the request's keys (and values alongside, unless Value is no_values) by the key's
+// radix order, reversed for a descending comparator. Not stable. Enqueued on the request's
+// stream, no synchronisation.
+template <class Tuning, class Key, class Value, class Compare>
+void sort(const sort_request<Key, Value, Compare, false>& request) {
+  Key* const keys = request.keys;
+  Value* const values = request.values;
+  const std::size_t n = request.count;
+  const cudaStream_t stream = request.stream;
+  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
   using shape = bucket_shape<Tuning, Key, Value>;
   using bits_type = typename shape::bits_type;
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr bool has_values = has_values_v<Value>;
   if (n < 2) return;
 
   const bool one_unit = n <= std::size_t(shape::unit_items);
@@ -76,7 +82,7 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   const std::size_t units_at = layout.reserve<sort_unit>(capacity.units);
   const std::size_t reservations_at = layout.reserve<unsigned long long>(5);
   const std::size_t counters_at = layout.reserve<unsigned long long>(one_unit ? 0 : 2 * capacity.counters);
-  temporary_storage storage(allocator, layout.total_bytes(), stream);
+  temporary_storage storage(request.allocator, layout.total_bytes(), stream);
 
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
   Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;

@@ -15,7 +15,7 @@
 // however many the previous level left, so the host never waits to learn how data split.
 #pragma once
 
-#include "../../policies/key_traits.cuh"
+#include <gpusort/detail/policies/key_traits.cuh>
 #include "../common/launch_bounds.cuh"
 #include "../common/tiles.cuh"
 #include "../radix/digits.cuh"
@@ -33,7 +33,7 @@ namespace gpusort::backends::bucket_bitonic {
 
 // The shapes of the kernels for one (key, value) pair: what Tuning asks for, shrunk to fit
 // its shared-memory budgets.
-template <class Tuning, class Key, class Value = no_values_tag>
+template <class Tuning, class Key, class Value = no_values>
 struct bucket_shape {
   using traits = radix_key_traits<Key>;
   using bits_type = typename traits::bits_type;
@@ -427,7 +427,7 @@ __global__ void __launch_bounds__(Shape::partition_threads,
   constexpr int threads = Shape::partition_threads;
   constexpr int items = Shape::partition_items;
   constexpr int per_thread = Shape::buckets_per_thread;
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr bool has_values = has_values_v<Value>;
   using scan_t = cub::BlockScan<unsigned, threads>;
   __shared__ unsigned tile_start[Shape::max_buckets];  // counts, then exclusive starts
   // Global position of each bucket's first key in this tile, minus its start in the tile.
@@ -533,7 +533,7 @@ __device__ __forceinline__ void sort_unit_by_bits(const Key* in_keys, Key* out_k
                                                   typename radix_key_traits<Key>::bits_type flip,
                                                   Storage& shared) {
   using bits_type = typename radix_key_traits<Key>::bits_type;
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr bool has_values = has_values_v<Value>;
   const int thread = int(threadIdx.x);
   bits_type bits[Items];
   unsigned index[Items];
@@ -580,7 +580,7 @@ __global__ void __launch_bounds__(Shape::sort_threads,
     sort_units(Key* keys, const Key* alternate_keys, Value* values, const Value* alternate_values,
                work_list<sort_unit> units, typename Shape::bits_type flip) {
   constexpr int threads = Shape::sort_threads;
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr bool has_values = has_values_v<Value>;
   using bits_type = typename Shape::bits_type;
   // Integer keys are their own sort bits, so a short unit can be padded with the last key
   // of the order: keys only, the network then carries no input positions.

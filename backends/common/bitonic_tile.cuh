@@ -211,7 +211,7 @@ __device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys,
                                           const Value* in_values, Value* out_values, int count,
                                           const Compare& comp, Storage& shared,
                                           const Key* padding = nullptr) {
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr bool has_values = has_values_v<Value>;
   static_assert(TrackIndex || !has_values, "values follow their keys' input positions");
   const int thread = int(threadIdx.x);
 

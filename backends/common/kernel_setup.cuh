@@ -2,8 +2,8 @@
 // (the setting belongs to the device's context), not at every sort call.
 #pragma once
 
-#include "../../gpusort/detail/per_device.cuh"
-#include "../../gpusort/error.cuh"
+#include <gpusort/detail/per_device.cuh>
+#include <gpusort/error.cuh>
 
 #include <cuda_runtime_api.h>
 

@@ -3,8 +3,8 @@
 // size and device, not at every sort call.
 #pragma once
 
-#include "../../gpusort/detail/device_facts.cuh"
-#include "../../gpusort/error.cuh"
+#include <gpusort/detail/device_facts.cuh>
+#include <gpusort/error.cuh>
 
 #include <cuda_runtime_api.h>
 

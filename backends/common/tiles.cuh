@@ -2,12 +2,11 @@
 // backend; __host__ __device__ so the host tests can check the arithmetic without a GPU.
 #pragma once
 
+#include <gpusort/no_values.cuh>
+
 #include <cstddef>
 
 namespace gpusort::backends {
-
-// The value type of a keys-only sort, as the backends see it.
-struct no_values_tag {};
 
 __host__ __device__ constexpr std::size_t tile_count(std::size_t n, int tile_items) {
   return (n + tile_items - 1) / tile_items;

@@ -4,8 +4,8 @@
 // copy back).
 #pragma once
 
-#include "../../gpusort/allocator.cuh"
-#include "../../gpusort/error.cuh"
+#include <gpusort/error.cuh>
+#include <gpusort/sort_request.cuh>
 #include "kernels.cuh"
 
 #include <cuda_runtime_api.h>
@@ -16,15 +16,20 @@
 
 namespace gpusort::backends::merge {
 
-// Sorts keys[0, n) (and values alongside, unless Value is no_values_tag) by `comp`, a strict
-// weak ordering. Stable when `Stable`. Enqueued on `stream`, no synchronisation. With a
-// comparator that is no strict weak ordering the result is unspecified but a permutation of
-// the input (merge_runs passes keys through where the merge path searches disagree).
-template <class Tuning, bool Stable, class Key, class Value, class Compare>
-void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStream_t stream,
-          allocator_ref allocator) {
+// Sorts the request's keys (and values alongside, unless Value is no_values) by its
+// comparator, a strict weak ordering. Stable when the request is. Enqueued on the request's
+// stream, no synchronisation. With a comparator that is no strict weak ordering the result
+// is unspecified but a permutation of the input (merge_runs passes keys through where the
+// merge path searches disagree).
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+  Key* const keys = request.keys;
+  Value* const values = request.values;
+  const std::size_t n = request.count;
+  const Compare& comp = request.comp;
+  const cudaStream_t stream = request.stream;
   using shape = merge_shape<Tuning, Key>;
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr bool has_values = has_values_v<Value>;
   // Input positions are needed to break ties (stable) and to move values.
   constexpr bool track_index = Stable || has_values;
   if (n < 2) return;
@@ -42,7 +47,7 @@ void sort(Key* keys, Value* values, std::size_t n, const Compare& comp, cudaStre
   }
   const std::size_t splits_at = layout.reserve<std::size_t>(most_merge_blocks);
   const std::size_t disagreed_at = layout.reserve<unsigned>(passes > 0 ? 1 : 0);
-  temporary_storage storage(allocator, layout.total_bytes(), stream);
+  temporary_storage storage(request.allocator, layout.total_bytes(), stream);
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
   Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
   auto* splits = storage.at<std::size_t>(splits_at);

@@ -53,7 +53,7 @@ template <class Shape, bool TrackIndex, bool Stable, class Key, class Value, cla
 __global__ void __launch_bounds__(Shape::tile_threads)
     sort_tiles(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
                std::size_t n, std::size_t first_tile, unsigned* splits_disagreed, Compare comp) {
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr bool has_values = has_values_v<Value>;
   __shared__ bitonic_tile_storage<Shape::tile_items, Key, TrackIndex> shared;
   if (splits_disagreed != nullptr && first_tile + blockIdx.x == 0 && threadIdx.x == 0)
     *splits_disagreed = 0;
@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   constexpr int threads = Shape::merge_threads;
   constexpr int items = Shape::merge_items_per_thread;
   constexpr int chunk = Shape::chunk_items;
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr bool has_values = has_values_v<Value>;
   __shared__ merge_storage<threads, chunk, Key, has_values> shared;
   const int thread = int(threadIdx.x);
 

@@ -2,8 +2,10 @@
 // the current device, and the single launch. No temporary storage, no synchronisation.
 #pragma once
 
-#include "../../gpusort/detail/device_facts.cuh"
-#include "../../gpusort/error.cuh"
+#include <gpusort/detail/device_facts.cuh>
+#include <gpusort/detail/policies/comparator_traits.cuh>
+#include <gpusort/error.cuh>
+#include <gpusort/sort_request.cuh>
 #include "cluster_kernels.cuh"
 
 #include <cuda_runtime_api.h>
@@ -25,9 +27,9 @@ inline bool cluster_sort_runs_on(int compute_major, const cudaFuncAttributes& ke
   return compute_major >= 9 && kernel.ptxVersion >= 90 && storage_bytes <= shared_optin_bytes;
 }
 
-template <class Tiling, int DigitBits, class Key, class Value>
+template <class Tiling, class Key, class Value>
 struct cluster_sorter {
-  using shape = cluster_shape<Tiling, DigitBits, Key, Value>;
+  using shape = cluster_shape<Tiling, Key, Value>;
   using storage_t = cluster_storage<shape, Value>;
   static_assert(sizeof(storage_t) <= cluster_shared_limit,
                 "gpusort: a cluster-sort tiling needs more shared memory than a block has; give "
@@ -44,12 +46,14 @@ struct cluster_sorter {
 
   static std::size_t capacity() { return std::size_t(shape::tile_items) * max_blocks(); }
 
-  // Sorts keys[0, n), n <= capacity(), in one launch on `stream`.
-  static void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t stream) {
+  // Sorts the request's keys (and values), count <= capacity(), in one launch on its stream.
+  template <class Compare, bool Stable>
+  static void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+    constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
     using bits_type = typename shape::bits_type;
     const bits_type flip =
         descending ? descending_mask<bits_type>(shape::traits::bits) : bits_type(0);
-    const unsigned blocks = unsigned(tile_count(n, shape::tile_items));
+    const unsigned blocks = unsigned(tile_count(request.count, shape::tile_items));
     cudaLaunchAttribute cluster_size{};
     cluster_size.id = cudaLaunchAttributeClusterDimension;
     cluster_size.val.clusterDim.x = blocks;
@@ -59,25 +63,23 @@ struct cluster_sorter {
     config.gridDim = dim3(blocks);
     config.blockDim = dim3(shape::block_threads);
     config.dynamicSmemBytes = sizeof(storage_t);
-    config.stream = stream;
+    config.stream = request.stream;
     config.attrs = &cluster_size;
     config.numAttrs = blocks > 1 ? 1 : 0;  // one block: a plain launch
-    detail::check_cuda(cudaLaunchKernelEx(&config, kernel, keys, values, int(n), flip),
+    detail::check_cuda(cudaLaunchKernelEx(&config, kernel, request.keys, request.values,
+                                          int(request.count), flip),
                        "radix sort: cluster_sort_kernel");
   }
 
  private:
   static int ask_max_blocks(int device) {
-    if (detail::facts_of_device(device).compute_major < 9) return 0;  // nothing to ask
+    const detail::device_facts& facts = detail::facts_of_device(device);
+    if (facts.compute_major < 9) return 0;  // nothing to ask
     cudaFuncAttributes attributes{};
     detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),
                        "cluster sort: querying the kernel's attributes");
-    int shared_optin = 0;
-    detail::check_cuda(
-        cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-        "cluster sort: querying the shared memory per block");
-    if (!cluster_sort_runs_on(detail::facts_of_device(device).compute_major, attributes,
-                              std::size_t(shared_optin), sizeof(storage_t)))
+    if (!cluster_sort_runs_on(facts.compute_major, attributes,
+                              std::size_t(facts.shared_bytes_per_block_optin), sizeof(storage_t)))
       return 0;
     detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             int(sizeof(storage_t))),
@@ -96,5 +98,16 @@ struct cluster_sorter {
     return blocks < shape::max_blocks ? blocks : shape::max_blocks;
   }
 };
+
+// Sorts the request in one cluster launch where one cluster of Tiling holds it on the current
+// device; false, and nothing done, where not (n too large here, or no cluster sort on this
+// GPU: cluster_sort_runs_on).
+template <class Tiling, class Key, class Value, class Compare, bool Stable>
+bool sort_in_one_cluster(const sort_request<Key, Value, Compare, Stable>& request) {
+  using sorter = cluster_sorter<Tiling, Key, Value>;
+  if (request.count > sorter::capacity()) return false;
+  sorter::sort(request);
+  return true;
+}
 
 }  // namespace gpusort::backends::radix

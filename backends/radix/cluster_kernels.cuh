@@ -16,7 +16,7 @@
 // A cluster of one block skips everything after the rank: each key's rank is its place.
 #pragma once
 
-#include "../../policies/key_traits.cuh"
+#include <gpusort/detail/policies/key_traits.cuh>
 #include "../common/tiles.cuh"
 #include "digits.cuh"
 
@@ -32,12 +32,12 @@ namespace gpusort::backends::radix {
 
 // One shape of the cluster sort: ClusterTiling names threads and items per block; each
 // block owns tile_items consecutive keys of the input, the last block fewer.
-template <class ClusterTiling, int DigitBits, class Key, class Value = no_values_tag>
+template <class ClusterTiling, class Key, class Value = no_values>
 struct cluster_shape {
   using key_type = Key;
   using traits = radix_key_traits<Key>;
   using bits_type = typename traits::bits_type;
-  static constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  static constexpr bool has_values = has_values_v<Value>;
   static constexpr int block_threads = ClusterTiling::block_threads;
   // Each item of a block takes shared memory for the received key and value, the staged key
   // or value, and the staged digit: wide types get fewer items so that a block still fits.
@@ -52,7 +52,7 @@ struct cluster_shape {
                                               : fitting_items;
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int max_blocks = ClusterTiling::max_cluster_blocks;
-  static constexpr int digit_bits = DigitBits;
+  static constexpr int digit_bits = ClusterTiling::digit_bits;
   static constexpr int digits = 1 << digit_bits;
   static constexpr int passes = pass_count(traits::bits, digit_bits);
   static_assert(digit_bits <= 8, "the staged digits are kept in a byte each");

@@ -3,8 +3,9 @@
 // pass and portion.
 #pragma once
 
-#include "../../gpusort/allocator.cuh"
-#include "../../gpusort/error.cuh"
+#include <gpusort/detail/policies/comparator_traits.cuh>
+#include <gpusort/error.cuh>
+#include <gpusort/sort_request.cuh>
 #include "../common/kernel_setup.cuh"
 #include "../common/resident_grid.cuh"
 #include "kernels.cuh"
@@ -16,14 +17,19 @@
 
 namespace gpusort::backends::radix {
 
-// Sorts keys[0, n) (and values alongside, unless Value is no_values_tag) by the key's radix
-// order, reversed when `descending`. Stable. Enqueued on `stream`, no synchronisation.
-template <class Tuning, class Key, class Value = no_values_tag>
-void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t stream,
-          allocator_ref allocator) {
+// Sorts the request's keys (and values alongside, unless Value is no_values) by the key's
+// radix order, reversed for a descending comparator. Stable even where the request need not
+// be. Enqueued on the request's stream, no synchronisation.
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+  Key* const keys = request.keys;
+  Value* const values = request.values;
+  const std::size_t n = request.count;
+  const cudaStream_t stream = request.stream;
+  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
   using shape = radix_shape<Tuning, Key, Value>;
   using bits_type = typename shape::bits_type;
-  constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  constexpr bool has_values = has_values_v<Value>;
   constexpr int digits = shape::digits;
   if (n < 2) return;
 
@@ -44,7 +50,7 @@ void sort(Key* keys, Value* values, std::size_t n, bool descending, cudaStream_t
   // (tile counters: one per pass and portion, then count_all_digits' finished blocks)
   const std::size_t counters_at = layout.reserve<unsigned int>(portions * shape::passes + 1);
   const std::size_t status_at = layout.reserve<std::uint32_t>(2 * status_words);
-  temporary_storage storage(allocator, layout.total_bytes(), stream);
+  temporary_storage storage(request.allocator, layout.total_bytes(), stream);
 
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
   Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;

@@ -12,7 +12,7 @@
 //                     in the alternate buffer
 #pragma once
 
-#include "../../policies/key_traits.cuh"
+#include <gpusort/detail/policies/key_traits.cuh>
 #include "../common/launch_bounds.cuh"
 #include "digits.cuh"
 #include "lookback.cuh"
@@ -27,7 +27,7 @@
 namespace gpusort::backends::radix {
 
 // The tile shape for one (key, value) pair of types: every kernel of a sort uses the same.
-template <class Tuning, class Key, class Value = no_values_tag>
+template <class Tuning, class Key, class Value = no_values>
 struct radix_shape {
   using key_type = Key;
   using traits = radix_key_traits<Key>;
@@ -40,9 +40,9 @@ struct radix_shape {
   // more than a load: floats and user types (sort bits take several instructions) and pairs
   // (the values need the digits after the keys have left the exchange).
   static constexpr bool keeps_digits =
-      !std::is_integral_v<Key> || !std::is_same_v<Value, no_values_tag>;
+      !std::is_integral_v<Key> || has_values_v<Value>;
   static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
-  static constexpr int exchange_bytes = std::is_same_v<Value, no_values_tag>
+  static constexpr int exchange_bytes = !has_values_v<Value>
                                            ? Tuning::exchange_bytes
                                            : Tuning::exchange_bytes_with_values;
   static constexpr int fitting_items =
@@ -52,13 +52,13 @@ struct radix_shape {
                 "sort an index payload and gather the values afterwards");
   // Pairs have their own item count and register budget: a tile of values rides in registers
   // next to the keys' ranks.
-  static constexpr int wanted_items = std::is_same_v<Value, no_values_tag>
+  static constexpr int wanted_items = !has_values_v<Value>
                                           ? Tuning::items_per_thread
                                           : Tuning::items_per_thread_with_values;
   static constexpr int items_per_thread = wanted_items < fitting_items ? wanted_items : fitting_items;
   static constexpr bool rank_match_by_atomic_or = Tuning::rank_match_by_atomic_or;
   // Register budget of onesweep_pass: at least this many blocks resident per SM.
-  static constexpr int onesweep_blocks = std::is_same_v<Value, no_values_tag>
+  static constexpr int onesweep_blocks = !has_values_v<Value>
                                              ? Tuning::onesweep_blocks_per_multiprocessor
                                              : Tuning::onesweep_blocks_per_multiprocessor_with_values;
   static constexpr int tile_items = block_threads * items_per_thread;
@@ -211,7 +211,7 @@ struct onesweep_tile {
   static constexpr int items = shape::items_per_thread;
   static constexpr int digits = shape::digits;
   static constexpr int bins_per_thread = rank_t::BINS_PER_THREAD;
-  static constexpr bool has_values = !std::is_same_v<Value, no_values_tag>;
+  static constexpr bool has_values = has_values_v<Value>;
   static constexpr int warp_threads = 32;
 
   storage_t& shared;
@@ -430,7 +430,7 @@ __global__ void copy_back(Key* keys, const Key* alternate_keys, Value* values,
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     keys[i] = alternate_keys[i];
-    if constexpr (!std::is_same_v<Value, no_values_tag>) values[i] = alternate_values[i];
+    if constexpr (has_values_v<Value>) values[i] = alternate_values[i];
   }
 }
 

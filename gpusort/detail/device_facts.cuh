@@ -13,6 +13,8 @@ struct device_facts {
   int compute_major = 0;
   int compute_minor = 0;
   int multiprocessors = 0;
+  // The most shared memory one block can opt in to (sm_90: 227 KB; sm_120: 99 KB).
+  int shared_bytes_per_block_optin = 0;
   // Peak DRAM bandwidth from the bus width and memory clock (two transfers per clock), in
   // bytes per second; 0 where the driver does not say. It tells GPUs of one architecture
   // apart whose best tile choices differ (an H100 from an H200: 3.35 against 4.8 TB/s).
@@ -32,6 +34,8 @@ inline device_facts ask_device_facts(int device) {
       attribute(cudaDevAttrComputeCapabilityMinor, "querying the compute capability");
   facts.multiprocessors =
       attribute(cudaDevAttrMultiProcessorCount, "querying the multiprocessor count");
+  facts.shared_bytes_per_block_optin = attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                                 "querying the shared memory per block");
   // Optional: a driver that does not report them leaves the bandwidth unknown.
   int clock_khz = 0, bus_bits = 0;
   if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||

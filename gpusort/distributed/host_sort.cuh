@@ -248,7 +248,7 @@ inline void copy_in_chunks(void* to, const void* from, std::size_t total, cudaMe
 template <bool Stable, class Key, class Value, class Compare>
 host_sort_report host_sort(const pinned_host_policy& policy, Key* keys, Value* values,
                            std::size_t count, const Compare& comp) {
-  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  constexpr bool has_values = has_values_v<Value>;
   const auto start = clock::now();
   if (count < 2) return {0, 0, 0, 0};
   gpusort::detail::require_no_pending_error();

@@ -66,6 +66,9 @@ struct cluster_tiling_small_sm90 {
   static constexpr int block_threads = 256;
   static constexpr int items_per_thread = 8;
   static constexpr int max_cluster_blocks = 16;
+  // Passes over 8-bit digits, as the one-sweep sort's (radix_tuning_sm90): at most 8, since
+  // each staged digit is kept in a byte.
+  static constexpr int digit_bits = 8;
   static constexpr int shared_bytes = 200 * 1024;
 };
 struct cluster_tiling_medium_sm90 : cluster_tiling_small_sm90 {

@@ -28,6 +28,18 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${CONSUMER_BINARY} RESULT_VARIA
 if(NOT built EQUAL 0)
   message(FATAL_ERROR "building the ${MODE} consumer failed")
 endif()
+# One include root: a generic <backends/...> or <policies/...> does not resolve.
+foreach(internals IN ITEMS backends policies)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${CONSUMER_BINARY} --target includes_${internals}
+                  RESULT_VARIABLE leaked OUTPUT_VARIABLE leak_output ERROR_VARIABLE leak_output)
+  if(leaked EQUAL 0)
+    message(FATAL_ERROR "the ${MODE} consumer can #include <${internals}/...>")
+  endif()
+  if(NOT leak_output MATCHES "${internals}/[a-z_/]+\\.cuh: No such file|cannot open source file \"${internals}/")
+    message(FATAL_ERROR "the ${MODE} consumer's <${internals}/...> include failed for another "
+                        "reason:\n${leak_output}")
+  endif()
+endforeach()
 execute_process(COMMAND ${CONSUMER_BINARY}/consumer RESULT_VARIABLE ran)
 if(NOT ran EQUAL 0)
   message(FATAL_ERROR "the ${MODE} consumer ran but failed")

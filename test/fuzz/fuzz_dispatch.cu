@@ -55,9 +55,8 @@ std::vector<std::size_t> size_edges_of() {
   using backends::radix::radix_shape;
   using onesweep = radix_shape<radix_tuning_sm90, Key, Value>;
   using onesweep_small_tiles = radix_shape<radix_tuning_small_tiles_sm90, Key, Value>;
-  constexpr int digit_bits = radix_tuning_sm90::digit_bits;
-  using cluster_small = cluster_shape<cluster_tiling_small_sm90, digit_bits, Key, Value>;
-  using cluster_medium = cluster_shape<cluster_tiling_medium_sm90, digit_bits, Key, Value>;
+  using cluster_small = cluster_shape<cluster_tiling_small_sm90, Key, Value>;
+  using cluster_medium = cluster_shape<cluster_tiling_medium_sm90, Key, Value>;
   using merge = backends::merge::merge_shape<merge_tuning_sm90, Key>;
   using bucket = backends::bucket_bitonic::bucket_shape<bucket_bitonic_tuning_sm90, Key, Value>;
   std::vector<std::size_t> edges = {
@@ -67,7 +66,7 @@ std::vector<std::size_t> size_edges_of() {
       std::size_t(merge::tile_items),          std::size_t(merge::chunk_items),
       std::size_t(bucket::unit_items),         std::size_t(bucket::partition_tile)};
   // par's thresholds for this key class (1- and 2-byte keys use the 4-byte rows).
-  constexpr bool with_values = !std::is_same_v<Value, backends::no_values_tag>;
+  constexpr bool with_values = has_values_v<Value>;
   const int key_class = sizeof(Key) < 4 ? 4 : int(sizeof(Key));
   for (const par_tuned_table& table : par_tuned_tables)
     for (std::size_t i = 0; i < table.row_count; ++i)
@@ -79,7 +78,7 @@ std::vector<std::size_t> size_edges_of() {
 template <class Key>
 std::vector<std::size_t> size_edges_of(value_type values) {
   switch (values) {
-    case value_type::none: return size_edges_of<Key, backends::no_values_tag>();
+    case value_type::none: return size_edges_of<Key, no_values>();
     case value_type::u32: return size_edges_of<Key, std::uint32_t>();
     case value_type::u64: return size_edges_of<Key, std::uint64_t>();
   }

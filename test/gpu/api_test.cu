@@ -184,6 +184,40 @@ TEST_F(Api, DerivedTuningReusesTheRadixBackend) {
   for (std::size_t i = 0; i < moved.size(); ++i) ASSERT_EQ(keys[moved[i]], expected[i]) << "at " << i;
 }
 
+// Policies of the user's own name that sort as a built-in one.
+struct few_items_radix : gpusort::radix_policy<small_tiles> {};
+struct project_par : gpusort::par_policy {};
+static_assert(gpusort::is_execution_policy_v<few_items_radix>);
+static_assert(gpusort::is_execution_policy_v<const project_par>);
+
+TEST_F(Api, PolicyDerivedFromABuiltInSortsAsThatBuiltIn) {
+  const auto keys = make_keys<std::uint64_t>(2000003, distribution::few_distinct, 12);
+  std::vector<std::uint32_t> values(keys.size());
+  std::iota(values.begin(), values.end(), 0u);
+  device_array<std::uint64_t> device_keys(keys), par_keys(keys);
+  device_array<std::uint32_t> device_values(values);
+  gpusort::stable_sort_by_key(few_items_radix{}, device_keys.begin(), device_keys.end(),
+                              device_values.begin());
+  const auto expected = reference_sorted(keys, false);
+  EXPECT_EQ(device_keys.to_host(), expected);
+  // Stable: equal keys keep the order of their input positions.
+  const auto moved = device_values.to_host();
+  for (std::size_t i = 0; i < moved.size(); ++i) {
+    ASSERT_EQ(keys[moved[i]], expected[i]) << "at " << i;
+    if (i > 0 && expected[i] == expected[i - 1]) ASSERT_LT(moved[i - 1], moved[i]) << "at " << i;
+  }
+
+  cudaStream_t stream;
+  GPUSORT_TEST_CUDA(cudaStreamCreate(&stream));
+  counting_allocator allocator;
+  gpusort::sort(project_par{}.on(stream).with_allocator(allocator), par_keys.begin(),
+                par_keys.end(), gpusort::greater<>{});
+  GPUSORT_TEST_CUDA(cudaStreamSynchronize(stream));
+  EXPECT_EQ(par_keys.to_host(), reference_sorted(keys, true));
+  EXPECT_EQ(allocator.last_stream, stream);  // 2M keys: the one-sweep sort, which allocates
+  GPUSORT_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
 TEST_F(Api, UserDefinedBackendIsReachedThroughTheFrontDoor) {
   const auto keys = make_keys<double>(200003, distribution::uniform, 11);
   std::vector<std::uint32_t> values(keys.size());

@@ -59,14 +59,14 @@ TEST_F(ParDispatch, EightByteKeysSortAtEveryThresholdOfTheTable) {
 template <par_strategy Strategy, class Tiling, class Key, class Value>
 std::vector<std::size_t> tiling_edges() {
   constexpr std::size_t tile =
-      backends::radix::cluster_shape<Tiling, 8, Key, Value>::tile_items;
+      backends::radix::cluster_shape<Tiling, Key, Value>::tile_items;
   return capped({2, 3, 33, tile - 1, tile, tile + 1, 5 * tile + 7, 16 * tile - 1, 16 * tile,
                  16 * tile + 1});
 }
 
 template <par_strategy Strategy, class Tiling, class Key>
 void expect_pinned_tiling_sorts() {
-  for (std::size_t n : tiling_edges<Strategy, Tiling, Key, backends::no_values_tag>())
+  for (std::size_t n : tiling_edges<Strategy, Tiling, Key, no_values>())
     for (bool descending : {false, true})
       expect_sorts_keys<Key>(par_pinned<Strategy>, n, distribution::uniform, descending,
                              seed_for(n, distribution::uniform, sizeof(Key)));

@@ -3,7 +3,7 @@
 // host, level by level, over bucket counts chosen to fill the lists (many buckets just too big
 // to be small, small buckets fenced off by big ones, single keys spread over many windows) and
 // checks every list stays within its capacity.
-#include <backends/bucket_bitonic/dispatch.cuh>
+#include <gpusort/detail/backends/bucket_bitonic/dispatch.cuh>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The bucket_bitonic backend's partition arithmetic, checked on the host: bucket shifts and
 // indices, the number of partition levels, the packing of small buckets into sort units, and
 // the work lists' packed counters and tile lookup.
-#include <backends/bucket_bitonic/buckets.cuh>
+#include <gpusort/detail/backends/bucket_bitonic/buckets.cuh>
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The merge backend's index arithmetic, checked on the host: run pairs, merge path splits,
 // pass counts, shared-memory padding and kernel shapes.
-#include <backends/merge/kernels.cuh>
-#include <backends/merge/merge_path.cuh>
+#include <gpusort/detail/backends/merge/kernels.cuh>
+#include <gpusort/detail/backends/merge/merge_path.cuh>
 #include <gpusort/functional.cuh>
-#include <policies/tuning/sm90.cuh>
+#include <gpusort/detail/policies/tuning/sm90.cuh>
 
 #include <gtest/gtest.h>
 

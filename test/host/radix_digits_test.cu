@@ -1,6 +1,6 @@
 // The radix backend's index arithmetic, checked on the host.
-#include <backends/radix/digits.cuh>
-#include <backends/radix/lookback.cuh>
+#include <gpusort/detail/backends/radix/digits.cuh>
+#include <gpusort/detail/backends/radix/lookback.cuh>
 
 #include <gtest/gtest.h>
 

@@ -2,10 +2,10 @@
 // memory per block (static up to 48 KB, dynamic beyond) times the blocks per SM the
 // register budget promises, within the SM's 227 KB. Checked on the host: a shape that does
 // not fit would otherwise only show as a launch failure or a silent loss of occupancy.
-#include <backends/common/kernel_setup.cuh>
-#include <backends/radix/cluster_dispatch.cuh>
-#include <backends/radix/kernels.cuh>
-#include <policies/tuning/sm90.cuh>
+#include <gpusort/detail/backends/common/kernel_setup.cuh>
+#include <gpusort/detail/backends/radix/cluster_dispatch.cuh>
+#include <gpusort/detail/backends/radix/kernels.cuh>
+#include <gpusort/detail/policies/tuning/sm90.cuh>
 
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include <cstdint>
 
 namespace radix = gpusort::backends::radix;
-using gpusort::backends::no_values_tag;
+using gpusort::no_values;
 
 namespace {
 
@@ -44,13 +44,13 @@ void expect_tile_fits() {
 }  // namespace
 
 TEST(RadixShapes, KeysOnlyTilesFitTheSharedMemoryOfAnSm90) {
-  expect_tile_fits<std::uint8_t, no_values_tag>();
-  expect_tile_fits<std::uint16_t, no_values_tag>();
-  expect_tile_fits<__half, no_values_tag>();
-  expect_tile_fits<std::uint32_t, no_values_tag>();
-  expect_tile_fits<float, no_values_tag>();
-  expect_tile_fits<std::uint64_t, no_values_tag>();
-  expect_tile_fits<double, no_values_tag>();
+  expect_tile_fits<std::uint8_t, no_values>();
+  expect_tile_fits<std::uint16_t, no_values>();
+  expect_tile_fits<__half, no_values>();
+  expect_tile_fits<std::uint32_t, no_values>();
+  expect_tile_fits<float, no_values>();
+  expect_tile_fits<std::uint64_t, no_values>();
+  expect_tile_fits<double, no_values>();
 }
 
 TEST(RadixShapes, PairTilesFitTheSharedMemoryOfAnSm90) {
@@ -63,7 +63,7 @@ TEST(RadixShapes, PairTilesFitTheSharedMemoryOfAnSm90) {
 }
 
 TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
-  using narrow = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint32_t, no_values_tag>;
+  using narrow = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint32_t, no_values>;
   using wide = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint64_t, std::uint32_t>;
   EXPECT_EQ(radix::dynamic_shared_bytes<narrow::storage_t>, 0);
   EXPECT_GT(radix::dynamic_shared_bytes<wide::storage_t>, 0);
@@ -71,8 +71,8 @@ TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
 
 TEST(RadixShapes, ParsSmallTilesFitTheSharedMemoryOfAnSm90) {
   using small_tiles = gpusort::radix_tuning_small_tiles_sm90;
-  expect_tile_fits<std::uint32_t, no_values_tag, small_tiles>();
-  expect_tile_fits<std::uint64_t, no_values_tag, small_tiles>();
+  expect_tile_fits<std::uint32_t, no_values, small_tiles>();
+  expect_tile_fits<std::uint64_t, no_values, small_tiles>();
   expect_tile_fits<std::uint32_t, std::uint32_t, small_tiles>();
   expect_tile_fits<std::uint64_t, std::uint64_t, small_tiles>();
   expect_tile_fits<double, double, small_tiles>();

@@ -225,7 +225,7 @@ void expect_well_formed(const par_dispatch_row* table, std::size_t rows) {
 
 template <class Tiling, class Key, class Value>
 constexpr std::size_t cluster_capacity() {
-  return std::size_t(gpusort::backends::radix::cluster_shape<Tiling, 8, Key, Value>::capacity);
+  return std::size_t(gpusort::backends::radix::cluster_shape<Tiling, Key, Value>::capacity);
 }
 
 template <class Key, class Value>
@@ -241,15 +241,15 @@ std::size_t capacity_of(par_strategy strategy) {
 }
 
 void expect_clusters_hold_their_rows(const par_dispatch_row* table, std::size_t rows) {
-  using gpusort::backends::no_values_tag;
+  using gpusort::no_values;
   for (std::size_t i = 0; i < rows; ++i) {
     const par_dispatch_row& row = table[i];
     const std::size_t capacity =
         row.key_bytes == 4
             ? (row.with_values ? capacity_of<std::uint32_t, std::uint32_t>(row.strategy)
-                               : capacity_of<std::uint32_t, no_values_tag>(row.strategy))
+                               : capacity_of<std::uint32_t, no_values>(row.strategy))
             : (row.with_values ? capacity_of<std::uint64_t, std::uint32_t>(row.strategy)
-                               : capacity_of<std::uint64_t, no_values_tag>(row.strategy));
+                               : capacity_of<std::uint64_t, no_values>(row.strategy));
     EXPECT_LE(row.max_n, capacity) << "key bytes " << row.key_bytes << " max_n " << row.max_n;
   }
 }

@@ -1,7 +1,7 @@
 // The distributed sort's splitter search, run on the host for simulated ranks: the cuts it
 // finds must give every rank exactly its share of the stable global order, for uneven
 // counts, empty ranks and duplicate-heavy keys, within the promised number of rounds.
-#include "gpusort/distributed/detail/splitter_search.cuh"
+#include <gpusort/distributed/detail/splitter_search.cuh>
 
 #include <gtest/gtest.h>
 

@@ -70,7 +70,7 @@ template <class Position, class Key, class Value, class Compare>
 std::size_t cub_merge(void* temp, std::size_t temp_bytes, const Key* from_keys,
                       const Value* from_values, Key* to_keys, Value* to_values, run a, run b,
                       const Compare& comp, cudaStream_t stream) {
-  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  constexpr bool has_values = has_values_v<Value>;
   cudaError_t status;
   const auto merge = [&](auto keys_a, auto keys_b, auto out, auto order) {
     if constexpr (has_values)
@@ -154,7 +154,7 @@ template <bool Stable, class Key, class Value, class Compare>
 void merge_received(Key* received_keys, Value* received_values, Key* keys, Value* values,
                     std::size_t count, const std::vector<run>& runs, void* temp,
                     std::size_t temp_bytes, const Compare& comp, cudaStream_t stream) {
-  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  constexpr bool has_values = has_values_v<Value>;
   Key* from_keys = received_keys;
   Key* to_keys = keys;
   Value* from_values = received_values;

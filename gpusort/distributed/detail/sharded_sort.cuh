@@ -167,7 +167,7 @@ inline void record(cudaEvent_t event, cudaStream_t stream) {
 template <bool Stable, class Policy, class Key, class Value, class Compare>
 shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Value* values,
                    std::size_t count, const Compare& comp, const step_events& events = {}) {
-  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  constexpr bool has_values = has_values_v<Value>;
   scoped_device on_rank_device(comm.device());
   const cudaStream_t stream = policy.stream();
   const allocator_ref allocator = policy.allocator();

@@ -1,0 +1,2 @@
+// Must not compile in a consumer: gpusort's internals are reached only as <gpusort/...>.
+#include <backends/radix/kernels.cuh>
