@@ -7,7 +7,7 @@
 #include <gpusort/error.cuh>
 #include <gpusort/sort_request.cuh>
 #include "../common/resident_grid.cuh"
-#include "../radix/digits.cuh"
+#include "../common/ordered_bits.cuh"
 #include "kernels.cuh"
 
 #include <cuda_runtime_api.h>
@@ -100,8 +100,7 @@ void sort(const sort_request<Key, Value, Compare, false>& request) {
   const counter_pool counter_pools[2] = {
       {counters, reservations + 3, one_unit ? 0 : capacity.counters},
       {counters + capacity.counters, reservations + 4, one_unit ? 0 : capacity.counters}};
-  const bits_type flip =
-      descending ? radix::descending_mask<bits_type>(shape::traits::bits) : bits_type(0);
+  const bits_type flip = order_flip<Key>(descending);
 
   start_lists<shape><<<1, 1, 0, stream>>>(segment_lists[0], units, n, first_bits, one_unit);
   detail::check_launch("bucket_bitonic sort: start_lists");

@@ -18,7 +18,7 @@
 #include <gpusort/detail/policies/key_traits.cuh>
 #include "../common/launch_bounds.cuh"
 #include "../common/tiles.cuh"
-#include "../radix/digits.cuh"
+#include "../common/ordered_bits.cuh"
 #include "../common/bitonic_tile.cuh"
 #include "buckets.cuh"
 #include "work_lists.cuh"
@@ -611,7 +611,7 @@ __global__ void __launch_bounds__(Shape::sort_threads,
     __syncthreads();  // the previous unit's last reads of shared memory are done
     if constexpr (pad_with_last_key) {
       const Key last = radix_key_traits<Key>::decode(
-          bits_type(radix::descending_mask<bits_type>(Shape::traits::bits) ^ flip));
+          bits_type(descending_mask<bits_type>(Shape::traits::bits) ^ flip));
       sort_tile<threads, Shape::sort_items, false, false>(in_keys + unit.begin, keys + unit.begin,
                                                           in_values, values, count,
                                                           ordered_less<Key>{flip}, shared, &last);

@@ -51,8 +51,7 @@ struct cluster_sorter {
   static void sort(const sort_request<Key, Value, Compare, Stable>& request) {
     constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
     using bits_type = typename shape::bits_type;
-    const bits_type flip =
-        descending ? descending_mask<bits_type>(shape::traits::bits) : bits_type(0);
+    const bits_type flip = order_flip<Key>(descending);
     const unsigned blocks = unsigned(tile_count(request.count, shape::tile_items));
     cudaLaunchAttribute cluster_size{};
     cluster_size.id = cudaLaunchAttributeClusterDimension;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <gpusort/detail/policies/key_traits.cuh>
+#include "../common/ordered_bits.cuh"
 #include "../common/tiles.cuh"
 #include "digits.cuh"
 
@@ -140,7 +141,7 @@ struct cluster_block {
   }
 
   __device__ __forceinline__ bits_type bits_of(const key_type& key) const {
-    return bits_type(Shape::traits::sort_bits(key) ^ flip);
+    return ordered_bits(key, flip);
   }
 
   // One pass: the keys and values this block owns in, their new owners' buffers (or, in the

@@ -80,13 +80,6 @@ __host__ __device__ constexpr std::size_t balanced_portion_items(std::size_t n, 
   return (tiles_each > 0 ? tiles_each : 1) * std::size_t(tile_items);
 }
 
-// XOR-ing a key's sort bits with this reverses the order of its `key_bits` low bits:
-// how descending sorts reuse the ascending machinery and stay stable.
-template <class Bits>
-__host__ __device__ constexpr Bits descending_mask(int key_bits) {
-  return key_bits >= int(8 * sizeof(Bits)) ? Bits(~Bits(0)) : Bits((Bits(1) << key_bits) - 1);
-}
-
 // Which buffer each pass reads (0: the user's, 1: the alternate), which passes are skipped
 // because every key has the same digit there, and where the result ends up. Kept on the
 // device so that skipping needs no round trip to the host.

@@ -60,7 +60,7 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   auto* tile_counters = storage.at<unsigned int>(counters_at);  // [portions][passes]
   auto* status = storage.at<std::uint32_t>(status_at);
 
-  const bits_type flip = descending ? descending_mask<bits_type>(shape::traits::bits) : bits_type(0);
+  const bits_type flip = order_flip<Key>(descending);
   const int streaming_blocks = multiprocessor_count() * Tuning::histogram_blocks_per_sm;
 
   const auto tiles_of_portion = [&](std::size_t p) {

@@ -14,6 +14,7 @@
 
 #include <gpusort/detail/policies/key_traits.cuh>
 #include "../common/launch_bounds.cuh"
+#include "../common/ordered_bits.cuh"
 #include "digits.cuh"
 #include "lookback.cuh"
 
@@ -68,12 +69,6 @@ struct radix_shape {
   static constexpr std::size_t portion_items = radix::portion_items(tile_items, Tuning::max_portion_keys);
   static_assert(portion_items <= max_portion_items, "portion too large for the look-back counts");
 };
-
-template <class Shape, class Key>
-__device__ __forceinline__ typename Shape::bits_type ordered_bits(const Key& key,
-                                                                  typename Shape::bits_type flip) {
-  return typename Shape::bits_type(Shape::traits::sort_bits(key) ^ flip);
-}
 
 // Each pass's exclusive scan of its histogram: where the keys of each digit start in the
 // output (portion 0's starts; later portions' are carried by onesweep_pass). Run by the one
@@ -138,7 +133,7 @@ __global__ void __launch_bounds__(Tuning::block_threads)
     for (int j = 0; j < items; ++j) {
       const std::size_t i = begin + std::size_t(j) * blockDim.x + threadIdx.x;
       present[j] = i < n;
-      if (present[j]) bits[j] = ordered_bits<shape>(keys[i], flip);
+      if (present[j]) bits[j] = ordered_bits(keys[i], flip);
     }
 #pragma unroll
     for (int j = 0; j < items; ++j) {
@@ -255,7 +250,7 @@ struct onesweep_tile {
       if (FullTile || i < tile.count) {
         const Key key = key_source[tile.begin + i];
         if constexpr (!reloads_keys) tile_keys[j] = key;
-        tile_bits[j] = ordered_bits<shape>(key, flip);
+        tile_bits[j] = ordered_bits(key, flip);
       } else {
         // Padding ranks after every real key (largest digit, last in order): it never moves.
         tile_bits[j] = bits_type(~bits_type(0));
@@ -331,7 +326,7 @@ struct onesweep_tile {
         if constexpr (storage_t::keeps_digits)
           d = shared.digits[i];
         else
-          d = digit(ordered_bits<shape>(key, flip));
+          d = digit(ordered_bits(key, flip));
         key_destination[shared.digit_base[d] + i] = key;
       }
     }

@@ -28,10 +28,10 @@ TEST(RadixDigits, DigitsAreTakenLeastSignificantFirst) {
 }
 
 TEST(RadixDigits, DescendingMaskFlipsOnlySignificantBits) {
-  EXPECT_EQ(radix::descending_mask<std::uint8_t>(1), 0x01u);
-  EXPECT_EQ(radix::descending_mask<std::uint32_t>(32), 0xFFFFFFFFu);
-  EXPECT_EQ(radix::descending_mask<std::uint64_t>(48), 0xFFFFFFFFFFFFull);
-  EXPECT_EQ(radix::descending_mask<std::uint64_t>(64), ~0ull);
+  EXPECT_EQ(gpusort::backends::descending_mask<std::uint8_t>(1), 0x01u);
+  EXPECT_EQ(gpusort::backends::descending_mask<std::uint32_t>(32), 0xFFFFFFFFu);
+  EXPECT_EQ(gpusort::backends::descending_mask<std::uint64_t>(48), 0xFFFFFFFFFFFFull);
+  EXPECT_EQ(gpusort::backends::descending_mask<std::uint64_t>(64), ~0ull);
 }
 
 TEST(RadixDigits, TilesCoverTheInputExactlyOnceBeyondTwoToThe32) {

@@ -1,0 +1,42 @@
+// A key as the radix-ordered backends compare it: its radix traits' sort bits (unsigned, in
+// the key type's documented order), XOR-ed with a flip that is 0 for an ascending sort and
+// reverses the key's bits for a descending one. Descending sorts so reuse the ascending
+// machinery and stay stable.
+#pragma once
+
+#include <gpusort/detail/policies/key_traits.cuh>
+
+namespace gpusort::backends {
+
+template <class Key>
+using ordered_bits_t = typename radix_key_traits<Key>::bits_type;
+
+// XOR-ing a key's sort bits with this reverses the order of its `key_bits` low bits.
+template <class Bits>
+__host__ __device__ constexpr Bits descending_mask(int key_bits) {
+  return key_bits >= int(8 * sizeof(Bits)) ? Bits(~Bits(0)) : Bits((Bits(1) << key_bits) - 1);
+}
+
+// The flip of a sort of Keys in one direction.
+template <class Key>
+__host__ __device__ constexpr ordered_bits_t<Key> order_flip(bool descending) {
+  return descending ? descending_mask<ordered_bits_t<Key>>(radix_key_traits<Key>::bits)
+                    : ordered_bits_t<Key>(0);
+}
+
+template <class Key>
+__host__ __device__ __forceinline__ ordered_bits_t<Key> ordered_bits(const Key& key,
+                                                                     ordered_bits_t<Key> flip) {
+  return ordered_bits_t<Key>(radix_key_traits<Key>::sort_bits(key) ^ flip);
+}
+
+// Keys in the order of their ordered bits: for comparison networks over radix keys.
+template <class Key>
+struct ordered_bits_less {
+  ordered_bits_t<Key> flip;
+  __host__ __device__ __forceinline__ bool operator()(const Key& a, const Key& b) const {
+    return ordered_bits(a, flip) < ordered_bits(b, flip);
+  }
+};
+
+}  // namespace gpusort::backends
