@@ -1,133 +1,154 @@
-// gpusort_demo: sorts 2^24 uniformly random keys with gpusort and with cub::DeviceRadixSort,
-// checks that gpusort's output equals CUB's, and prints how long each took.
+// gpusort_demo: sorts 2^24 uniformly random keys (u32, f32, and u32 keys with u32 values) with
+// gpusort::par as a user calls it, with cub::DeviceRadixSort (temporary storage allocated
+// beforehand) and with thrust::sort; checks that gpusort's output equals CUB's, and prints how
+// long each took. Standalone: copy this file and link gpusort::gpusort.
 //
-//   gpusort::sort(gpusort::par.on(stream), keys, keys + n);                 // automatic choice
-//   gpusort::sort(gpusort::radix.on(stream).with_allocator(pool), keys, keys + n);
-//   gpusort::sort_by_key(gpusort::radix.on(stream), keys, keys + n, values);
-//   gpusort::sort(gpusort::bucket_bitonic.on(stream).with_allocator(pool), keys, keys + n);
-//
-// Each time is the median of 10 runs, CUDA events around the sort call only, with an untimed
-// fresh copy of the input before each run (as gpusort_bench times, README "Benchmarks";
-// gpusort_bench does the full sweep of sizes). Exit status: 0 when every gpusort output matched CUB's (or when
-// there is no GPU), 1 otherwise.
-
-#include "harness/cuda_check.cuh"
-#include "harness/gpu_info.cuh"
-#include "harness/sort_case.cuh"
-#include "harness/stream_timer.cuh"
+// Each time is the median of 10 runs: CUDA events around the sort call only, after an untimed
+// fresh copy of the input. (gpusort_bench, README "Benchmarks", measures every size and
+// backend.) Exit status: 0 when every gpusort output matched CUB's, or when there is no GPU.
 
 #include <gpusort/sort.cuh>
 
+#include <cub/device/device_radix_sort.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/host_vector.h>
+#include <thrust/sort.h>
+
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
 
-using namespace gpusort_bench;
-
 constexpr std::size_t demo_size = std::size_t(1) << 24;
 constexpr int timed_runs = 10;
 
-// Median over `timed_runs` runs of the GPU time of sort_once(), each on a fresh copy of the input.
-template <class Case, class SortOnce>
-double median_ms(Case& data, event_timer& timer, SortOnce sort_once) {
-  std::vector<double> times;
-  for (int run = 0; run < timed_runs; ++run) {
-    data.refresh();
-    timer.start(data.stream());
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw gpusort::error(std::string(what) + ": " + cudaGetErrorString(status), status);
+}
+
+// Median GPU time of sort_once() over timed_runs runs, each after prepare() (untimed).
+template <class Prepare, class SortOnce>
+double median_ms(Prepare prepare, SortOnce sort_once) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  std::vector<float> times;
+  for (int run = 0; run <= timed_runs; ++run) {  // run 0 warms up
+    prepare();
+    check(cudaEventRecord(start), "cudaEventRecord");
     sort_once();
-    times.push_back(timer.stop_ms(data.stream()));
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    if (run > 0) times.push_back(ms);
   }
+  check(cudaEventDestroy(start), "cudaEventDestroy");
+  check(cudaEventDestroy(stop), "cudaEventDestroy");
   std::sort(times.begin(), times.end());
-  const std::size_t mid = times.size() / 2;
-  return times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  return (times[(times.size() - 1) / 2] + times[times.size() / 2]) / 2;
 }
 
-struct result_row {
-  std::string backend, temp_storage, type;
-  std::size_t n;
-  double ms;
-  std::string check;  // "verified", "reference" or "MISMATCH: ..."
-};
-
-void print_table(const std::vector<result_row>& rows) {
-  std::printf("%-14s %-16s %-8s %10s %10s %10s %8s  %s\n", "backend", "temp storage", "type", "n",
-              "time ms", "G keys/s", "vs CUB", "check");
-  double cub_ms = 0;
-  for (const result_row& row : rows) {
-    if (row.backend == "cub_radix") cub_ms = row.ms;  // each type's CUB row comes first
-    std::printf("%-14s %-16s %-8s %10zu %10.3f %10.2f %7.2fx  %s\n", row.backend.c_str(),
-                row.temp_storage.c_str(), row.type.c_str(), row.n, row.ms,
-                static_cast<double>(row.n) / (row.ms * 1e-3) / 1e9, cub_ms / row.ms,
-                row.check.c_str());
+template <class T>
+thrust::device_vector<T> random_device_vector(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  thrust::host_vector<T> host(n);
+  for (T& x : host) {
+    if constexpr (std::is_floating_point_v<T>)
+      x = T(std::uniform_real_distribution<double>(-1e6, 1e6)(random));
+    else
+      x = T(random());
   }
-  std::printf("vs CUB: CUB's time / this time (above 1 means faster than CUB).\n");
+  return thrust::device_vector<T>(host);
 }
 
-// Times CUB, gpusort::par as a user calls it (no allocator: gpusort's own pool inside the call),
-// gpusort::radix and gpusort::bucket_bitonic (a pre-allocated pool, like CUB's pre-allocated
-// temp storage) on one case.
-template <class Key, class Value = keys_only>
-bool run_case(cudaStream_t stream, event_timer& timer, std::vector<result_row>& rows) {
-  sort_case<Key, Value> data(demo_size, stream);
-  const std::string type = case_type_name<Key, Value>();
-  const auto par = gpusort::par.on(stream);
-  const auto radix = gpusort::radix.on(stream).with_allocator(data.pool());
-  const auto bucket_bitonic = gpusort::bucket_bitonic.on(stream).with_allocator(data.pool());
-
-  // Verification first: it is also every backend's warm-up run. bucket_bitonic is unstable:
-  // equal keys' values (some of 2^24 random u32 keys repeat) may come in another order than CUB's.
-  const std::string par_mismatch = data.check_against_cub(par);
-  const std::string radix_mismatch = data.check_against_cub(radix);
-  const std::string bucket_bitonic_mismatch =
-      data.check_against_cub(bucket_bitonic, value_check::any_order_among_equal_keys);
-  const auto check = [](const std::string& mismatch) {
-    return mismatch.empty() ? std::string("verified") : "MISMATCH: " + mismatch;
+// One key type (with values when WithValues): CUB, thrust::sort and gpusort::par timed on the
+// same input; true when gpusort's keys and values equal CUB's (both sorts are stable).
+template <class Key, bool WithValues>
+bool demo_case(const char* name) {
+  const auto input_keys = random_device_vector<Key>(demo_size, 1);
+  const auto input_values = random_device_vector<std::uint32_t>(WithValues ? demo_size : 0, 2);
+  thrust::device_vector<Key> keys(demo_size), cub_keys(demo_size);
+  thrust::device_vector<std::uint32_t> values(input_values.size()), cub_values(values.size());
+  const auto fresh_input = [&] {
+    thrust::copy(input_keys.begin(), input_keys.end(), keys.begin());
+    thrust::copy(input_values.begin(), input_values.end(), values.begin());
   };
 
-  rows.push_back({"cub_radix", "pre-allocated", type, demo_size,
-                  median_ms(data, timer, [&] { data.sort_with_cub(); }), "reference"});
-  rows.push_back({"par", "none (default)", type, demo_size,
-                  median_ms(data, timer, [&] { data.sort_with_gpusort(par); }), check(par_mismatch)});
-  rows.push_back({"radix", "pool", type, demo_size,
-                  median_ms(data, timer, [&] { data.sort_with_gpusort(radix); }),
-                  check(radix_mismatch)});
-  rows.push_back({"bucket_bitonic", "pool", type, demo_size,
-                  median_ms(data, timer, [&] { data.sort_with_gpusort(bucket_bitonic); }),
-                  check(bucket_bitonic_mismatch)});
-  return par_mismatch.empty() && radix_mismatch.empty() && bucket_bitonic_mismatch.empty();
+  // CUB as its users call it: temporary storage sized and allocated before timing.
+  const Key* in = thrust::raw_pointer_cast(keys.data());
+  Key* out = thrust::raw_pointer_cast(cub_keys.data());
+  const std::uint32_t* values_in = thrust::raw_pointer_cast(values.data());
+  std::uint32_t* values_out = thrust::raw_pointer_cast(cub_values.data());
+  const auto cub_sort = [&](void* temp, std::size_t& temp_bytes) {
+    if constexpr (WithValues)
+      check(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, in, out, values_in, values_out,
+                                            demo_size),
+            "cub::DeviceRadixSort::SortPairs");
+    else
+      check(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, in, out, demo_size),
+            "cub::DeviceRadixSort::SortKeys");
+  };
+  std::size_t temp_bytes = 0;
+  cub_sort(nullptr, temp_bytes);
+  thrust::device_vector<char> temp(temp_bytes);
+  const double cub_ms = median_ms(fresh_input, [&] {
+    cub_sort(thrust::raw_pointer_cast(temp.data()), temp_bytes);
+  });
+
+  const double thrust_ms = median_ms(fresh_input, [&] {
+    if constexpr (WithValues)
+      thrust::sort_by_key(thrust::device, keys.begin(), keys.end(), values.begin());
+    else
+      thrust::sort(thrust::device, keys.begin(), keys.end());
+  });
+
+  // The call a user writes: no allocator, no stream.
+  const double gpusort_ms = median_ms(fresh_input, [&] {
+    if constexpr (WithValues)
+      gpusort::sort_by_key(gpusort::par, keys.begin(), keys.end(), values.begin());
+    else
+      gpusort::sort(gpusort::par, keys.begin(), keys.end());
+  });
+  const bool matches = keys == cub_keys && values == cub_values;
+
+  const auto keys_per_second = [](double ms) { return double(demo_size) / (ms * 1e-3) / 1e9; };
+  std::printf("%-10s %-12s %9.3f ms %8.2f G keys/s\n", name, "cub_radix", cub_ms,
+              keys_per_second(cub_ms));
+  std::printf("%-10s %-12s %9.3f ms %8.2f G keys/s %6.2fx CUB\n", name, "thrust::sort",
+              thrust_ms, keys_per_second(thrust_ms), cub_ms / thrust_ms);
+  std::printf("%-10s %-12s %9.3f ms %8.2f G keys/s %6.2fx CUB  %s\n", name, "gpusort::par",
+              gpusort_ms, keys_per_second(gpusort_ms), cub_ms / gpusort_ms,
+              matches ? "same output as CUB" : "DIFFERS FROM CUB");
+  return matches;
 }
 
 }  // namespace
 
 int main() {
-  const gpu_lookup gpu = find_gpu();
-  if (!gpu.found) {
-    std::printf("no CUDA GPU found: %s; nothing to run\n", gpu.why_not.c_str());
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::puts("gpusort_demo: no CUDA GPU found; nothing to run");
     return 0;
   }
-  std::printf("gpusort_demo on %s (compute capability %d.%d, %d SMs): uniform random keys, "
-              "median of %d runs\n\n",
-              gpu.properties.name, gpu.properties.major, gpu.properties.minor,
-              gpu.properties.multiProcessorCount, timed_runs);
   try {
-    cuda_stream stream;
-    event_timer timer;
-    std::vector<result_row> rows;
-    bool all_match = run_case<std::uint32_t>(stream.get(), timer, rows);
-    all_match &= run_case<float>(stream.get(), timer, rows);
-    all_match &= run_case<std::uint32_t, std::uint32_t>(stream.get(), timer, rows);
-    print_table(rows);
-    if (!all_match) {
-      std::printf("\nFAILED: gpusort's output differs from CUB's\n");
-      return 1;
-    }
-    return 0;
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+    std::printf("gpusort_demo on %s: %zu uniformly random keys, median of %d runs\n\n",
+                properties.name, demo_size, timed_runs);
+    bool all_match = demo_case<std::uint32_t, false>("u32");
+    all_match &= demo_case<float, false>("f32");
+    all_match &= demo_case<std::uint32_t, true>("u32+u32");
+    std::puts("\nx CUB: CUB's time / this time (above 1: faster than CUB)");
+    return all_match ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpusort_demo: %s\n", e.what());
     return 1;

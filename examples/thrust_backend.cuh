@@ -38,7 +38,7 @@ void backend_sort(const thrust_sort_policy&,
   const auto on_stream = thrust::cuda::par_nosync(temporaries).on(request.stream);
   Key* first = request.keys;
   Key* last = request.keys + request.count;
-  if constexpr (request.has_values) {
+  if constexpr (gpusort::has_values_v<Value>) {
     if constexpr (Stable) thrust::stable_sort_by_key(on_stream, first, last, request.values, request.comp);
     else thrust::sort_by_key(on_stream, first, last, request.values, request.comp);
   } else {
