@@ -2,7 +2,8 @@
 # Runs on the GPU machine (through the device tool): builds everything, runs the whole
 # test suite, optionally compute-sanitizer and the benchmark, and leaves logs under $OUT.
 #   scripts/device-check.sh [tests[=CTEST_REGEX]] [fuzz[=CASES]] [sanitize[=TOOL,...]]
-#                           [sweep=GPU[,default]] [virtual=ARCH[:CTEST_REGEX]] [bench[=FILTER]]
+#                           [sweep=GPU[,default]] [virtual=ARCH[:CTEST_REGEX]] [ab=OLD_SOURCE]
+#                           [bench[=FILTER]]
 #                                                                             (default: tests)
 # sweep=GPU (h100, h200, ...) times par's strategies, writes policies/tuning/par_table_GPU.cuh
 # (and a copy under $OUT) and rebuilds, so that later steps run with the new table; with
@@ -121,6 +122,32 @@ for step in "$@"; do
         $vbuild/examples/$example >> "$out/examples-$arch-virtual.log" 2>&1
         summary+=("virtual $arch: example $example: exit $?")
       done
+      ;;
+    ab=*)
+      # The benchmark built from another source tree (OLD: e.g. .old/, the commit before a
+      # change, exported there and carried to this machine) and from this one, run
+      # alternately AB_ROUNDS times (default 2) with the filter AB_FILTER: whether a change
+      # moved gpusort against CUB, each ratio from one run.
+      old_source=${step#ab=}
+      old_build=build/device-ab-old
+      cmake -S "$old_source" -B $old_build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DGPUSORT_BUILD_TESTS=OFF -DGPUSORT_BUILD_EXAMPLES=OFF > "$out/configure-ab.log" 2>&1
+      if ! cmake --build $old_build -j "$jobs" --target gpusort_bench > "$out/build-ab.log" 2>&1; then
+        grep -E "error|FAILED" "$out/build-ab.log" | head -20
+        summary+=("ab: the old benchmark did not build")
+        continue
+      fi
+      for round in $(seq "${AB_ROUNDS:-2}"); do
+        for side in old new; do
+          binary=$build/bench/gpusort_bench
+          [ $side = old ] && binary=$old_build/bench/gpusort_bench
+          $binary ${AB_FILTER:+--benchmark_filter="$AB_FILTER"} ${GPUSORT_BENCH_ARGS:-} \
+            --benchmark_out="$out/ab-$side-$round.json" --benchmark_out_format=json \
+            > "$out/ab-$side-$round.log" 2>&1
+        done
+      done
+      python3 scripts/ab_table.py "$out"/ab-*.json > "$out/ab.md" 2>&1 && cat "$out/ab.md"
+      summary+=("ab: $(ls "$out"/ab-*.json | wc -l) runs, table in ab.md")
       ;;
     bench*)
       filter=${step#bench}; filter=${filter#=}

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Compare two builds of gpusort_bench run side by side (scripts/device-check.sh ab=OLD_SOURCE).
+
+Usage:
+    scripts/ab_table.py ab-old-1.json ab-new-1.json ab-old-2.json ab-new-2.json ... > ab.md
+
+Files named ab-old-* are the build before a change, ab-new-* the build after it. For each op,
+type and size where both a gpusort backend and cub_radix ran, writes gpusort ÷ CUB (CUB's time
+÷ gpusort's, each pair from the same run), the mean over each side's runs, the change from
+old to new, and each side's spread (max - min of its ratios). Also the device copy's GB/s of
+each run (copy/cuda_memcpy rows, when they ran). Python 3 standard library only.
+"""
+
+import json
+import os
+import statistics
+import sys
+
+TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
+
+
+def rows_of(path):
+    """{(op, backend, type, n): seconds} and the GPU name of one Google Benchmark JSON."""
+    with open(path) as f:
+        data = json.load(f)
+    times = {}
+    for bench in data.get("benchmarks", []):
+        if bench.get("run_type") == "aggregate" and bench.get("aggregate_name") != "median":
+            continue
+        parts = bench["name"].split("/")
+        while parts and parts[-1] in TIME_SUFFIXES:
+            parts.pop()
+        if len(parts) != 5 or not parts[4].isdigit():
+            continue
+        op, backend, key_type, _, n = parts
+        times[(op, backend, key_type, int(n))] = bench["real_time"]
+    return times, data.get("context", {}).get("gpu", "unknown GPU")
+
+
+def size_name(n):
+    exponent = n.bit_length() - 1
+    return f"2^{exponent}" if n == 1 << exponent else str(n)
+
+
+def main(paths):
+    sides = {"old": [], "new": []}
+    gpu = "unknown GPU"
+    for path in paths:
+        side = "old" if os.path.basename(path).startswith("ab-old") else "new"
+        times, gpu = rows_of(path)
+        sides[side].append(times)
+    ratios = {"old": {}, "new": {}}
+    copies = {"old": [], "new": []}
+    for side, runs in sides.items():
+        for times in runs:
+            for (op, backend, key_type, n), seconds in times.items():
+                if backend == "cuda_memcpy":
+                    bytes_moved = 2 * n * 4  # one read and one write of u32 words
+                    copies[side].append(bytes_moved / (seconds * 1e-6) / 1e9)
+                    continue
+                if backend.startswith("cub_") or backend == "thrust":
+                    continue
+                cub = times.get((op, "cub_radix", key_type, n))
+                if cub is not None:
+                    ratios[side].setdefault((op, backend, key_type, n), []).append(cub / seconds)
+    print(f"# gpusort ÷ cub::DeviceRadixSort, two builds side by side — {gpu}\n")
+    print(f"Runs: {len(sides['old'])} of the old build, {len(sides['new'])} of the new, "
+          "alternating. Ratio: CUB's time ÷ gpusort's in the same run (above 1: faster).\n")
+    print("| op | backend | keys | n | old | new | change | old spread | new spread |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for key in sorted(set(ratios["old"]) & set(ratios["new"]),
+                      key=lambda k: (k[0], k[1], k[2], k[3])):
+        old, new = ratios["old"][key], ratios["new"][key]
+        old_mean, new_mean = statistics.mean(old), statistics.mean(new)
+        op, backend, key_type, n = key
+        print(f"| {op} | {backend} | {key_type} | {size_name(n)} | {old_mean:.3f} | "
+              f"{new_mean:.3f} | {100 * (new_mean / old_mean - 1):+.1f} % | "
+              f"{max(old) - min(old):.3f} | {max(new) - min(new):.3f} |")
+    for side in ("old", "new"):
+        if copies[side]:
+            print(f"\nDevice copy, {side} runs: "
+                  + ", ".join(f"{gbps:.0f}" for gbps in copies[side]) + " GB/s (read + write)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
