@@ -19,10 +19,10 @@
 // CUB's up-front temp storage does not. Once per case, untimed, the distributed output is
 // checked (each rank in order, ranks in order at their boundaries); a wrong result is
 // reported as an error, not a time.
-// Counters: Gkeys_per_s; for distributed rows the mean over iterations of each step
-// (local_sort_ms, split_ms, exchange_ms, merge_ms, slowest rank) and exchange_GBps (bytes
-// leaving the slowest rank's GPU / its exchange time); for all_to_all, GBps likewise; for
-// host_sort, to_devices_s, sorting_s, to_host_s.
+// Counters: Gkeys_per_s; for distributed rows the mean over iterations of each step, timed
+// by gpusort::distributed::step_events (local_sort_ms, split_ms, exchange_ms, merge_ms,
+// slowest rank) and exchange_GBps (bytes leaving the slowest rank's GPU / its exchange
+// time); for all_to_all, GBps likewise; for host_sort, to_devices_s, sorting_s, to_host_s.
 
 #include <gpusort/distributed.cuh>
 
@@ -162,17 +162,16 @@ void distributed_sort(benchmark::State& state, std::vector<gpusort::distributed:
         check(cudaStreamSynchronize(s.stream), "fill");
         all.arrive_and_wait();
         begin[r] = clock_type::now();
-        const gpusort::distributed::detail::step_events events{s.events[0], s.events[1], s.events[2],
-                                                               s.events[3], s.events[4]};
+        const gpusort::distributed::step_events events{s.events[0], s.events[1], s.events[2],
+                                                       s.events[3], s.events[4]};
         const auto local = gpusort::par.on(s.stream);
         try {
           if (pairs)
-            gpusort::distributed::detail::sharded_sort<false>((*comms)[r], local, s.keys, s.values,
-                                                              s.count, gpusort::less<>{}, events);
+            gpusort::distributed::sort_by_key((*comms)[r], local, s.keys, s.keys + s.count,
+                                              s.values, gpusort::less<>{}, events);
           else
-            gpusort::distributed::detail::sharded_sort<false>(
-                (*comms)[r], local, s.keys, static_cast<gpusort::no_values*>(nullptr), s.count,
-                gpusort::less<>{}, events);
+            gpusort::distributed::sort((*comms)[r], local, s.keys, s.keys + s.count,
+                                       gpusort::less<>{}, events);
         } catch (const std::exception& e) {
           std::fprintf(stderr, "rank %d: %s\n", r, e.what());
           std::exit(1);
@@ -280,7 +279,8 @@ void cub_radix(benchmark::State& state, bool pairs, std::size_t n) {
   cudaEventDestroy(start), cudaEventDestroy(stop), cudaStreamDestroy(stream);
 }
 
-// NCCL all-to-all of bytes_per_rank on every rank (equal pieces): the link's rate.
+// NCCL all-to-all of bytes_per_rank on every rank (equal pieces): the link's rate, through
+// the distributed sort's own exchange step (an internal: no public call exchanges alone).
 void all_to_all(benchmark::State& state, std::vector<gpusort::distributed::communicator>* comms,
                 std::size_t bytes_per_rank) {
   const int ranks = int(comms->size());

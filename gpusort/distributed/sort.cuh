@@ -10,7 +10,8 @@
 // All ranks must call with the same operation, comparator and types. The call blocks the
 // host until the exchange is sized; the final merge is ordered on the local policy's
 // stream. The local policy (default gpusort::par) sorts each rank's data and supplies the
-// stream and allocator.
+// stream and allocator. The overloads with a local policy take, after the comparator,
+// step_events to time the sort's steps (profiling.cuh).
 #pragma once
 
 #include "../execution_policy.cuh"
@@ -18,6 +19,8 @@
 #include "../sort_request.cuh"
 #include "communicator.cuh"
 #include "detail/sharded_sort.cuh"
+#include "profiling.cuh"
+#include "shard.cuh"
 
 #include <type_traits>
 
@@ -31,31 +34,34 @@ using if_policy_t = std::enable_if_t<gpusort::is_execution_policy_v<T>>;
 
 template <bool Stable, class Policy, class KeyIt, class Value, class Compare>
 shard distributed_front_door(const communicator& comm, const Policy& local, KeyIt first,
-                             KeyIt last, Value* values, const Compare& comp) {
+                             KeyIt last, Value* values, const Compare& comp,
+                             const step_events& events) {
   const auto signed_count = last - first;
   if (signed_count < 0) gpusort::detail::throw_usage_error("the range's last precedes its first");
   return sharded_sort<Stable>(comm, local, gpusort::detail::to_raw_pointer(first), values,
-                              std::size_t(signed_count), comp);
+                              std::size_t(signed_count), comp, events);
 }
 
 }  // namespace detail
 
-template <class Policy, class RandomIt, class Compare = less<>, class = detail::if_policy_t<Policy>>
+template <class Policy, class RandomIt, class Compare = less<>,
+          class = detail::if_policy_t<Policy>>
 shard sort(const communicator& comm, const Policy& local, RandomIt first, RandomIt last,
-           Compare comp = {}) {
+           Compare comp = {}, const step_events& events = {}) {
   return detail::distributed_front_door<false>(comm, local, first, last,
-                                               static_cast<no_values*>(nullptr), comp);
+                                               static_cast<no_values*>(nullptr), comp, events);
 }
 template <class RandomIt, class Compare = less<>, class = detail::if_not_policy_t<RandomIt>>
 shard sort(const communicator& comm, RandomIt first, RandomIt last, Compare comp = {}) {
   return sort(comm, gpusort::par, first, last, comp);
 }
 
-template <class Policy, class RandomIt, class Compare = less<>, class = detail::if_policy_t<Policy>>
+template <class Policy, class RandomIt, class Compare = less<>,
+          class = detail::if_policy_t<Policy>>
 shard stable_sort(const communicator& comm, const Policy& local, RandomIt first, RandomIt last,
-                  Compare comp = {}) {
+                  Compare comp = {}, const step_events& events = {}) {
   return detail::distributed_front_door<true>(comm, local, first, last,
-                                              static_cast<no_values*>(nullptr), comp);
+                                              static_cast<no_values*>(nullptr), comp, events);
 }
 template <class RandomIt, class Compare = less<>, class = detail::if_not_policy_t<RandomIt>>
 shard stable_sort(const communicator& comm, RandomIt first, RandomIt last, Compare comp = {}) {
@@ -65,9 +71,11 @@ shard stable_sort(const communicator& comm, RandomIt first, RandomIt last, Compa
 template <class Policy, class KeyIt, class ValueIt, class Compare = less<>,
           class = detail::if_policy_t<Policy>>
 shard sort_by_key(const communicator& comm, const Policy& local, KeyIt keys_first,
-                  KeyIt keys_last, ValueIt values_first, Compare comp = {}) {
-  return detail::distributed_front_door<false>(
-      comm, local, keys_first, keys_last, gpusort::detail::to_raw_pointer(values_first), comp);
+                  KeyIt keys_last, ValueIt values_first, Compare comp = {},
+                  const step_events& events = {}) {
+  return detail::distributed_front_door<false>(comm, local, keys_first, keys_last,
+                                               gpusort::detail::to_raw_pointer(values_first),
+                                               comp, events);
 }
 template <class KeyIt, class ValueIt, class Compare = less<>,
           class = detail::if_not_policy_t<KeyIt>>
@@ -79,9 +87,11 @@ shard sort_by_key(const communicator& comm, KeyIt keys_first, KeyIt keys_last,
 template <class Policy, class KeyIt, class ValueIt, class Compare = less<>,
           class = detail::if_policy_t<Policy>>
 shard stable_sort_by_key(const communicator& comm, const Policy& local, KeyIt keys_first,
-                         KeyIt keys_last, ValueIt values_first, Compare comp = {}) {
-  return detail::distributed_front_door<true>(
-      comm, local, keys_first, keys_last, gpusort::detail::to_raw_pointer(values_first), comp);
+                         KeyIt keys_last, ValueIt values_first, Compare comp = {},
+                         const step_events& events = {}) {
+  return detail::distributed_front_door<true>(comm, local, keys_first, keys_last,
+                                              gpusort::detail::to_raw_pointer(values_first),
+                                              comp, events);
 }
 template <class KeyIt, class ValueIt, class Compare = less<>,
           class = detail::if_not_policy_t<KeyIt>>

@@ -1,6 +1,7 @@
 // The distributed sort of u32 keys and u32+u32 pairs on 1, 2 and 4 ranks (those the machine
 // has): every call, uneven counts with empty ranks, and the reliability issue's
-// distributions, against std::stable_sort of everything in rank order.
+// distributions, against std::stable_sort of everything in rank order; and the profiling
+// events it records between its steps.
 #include "rank_fixture.cuh"
 
 namespace gpusort::test {
@@ -52,6 +53,27 @@ TEST_P(DistributedSort, AllEqualKeysStayBalanced) {
   expect_distributed_sort<call::stable_sort>(
       comms, rank_inputs<std::uint32_t>(counts, distribution::all_equal, 3), less<>{},
       reference_order<std::uint32_t>{false});
+}
+
+TEST_P(DistributedSort, StepEventsAreRecordedInStepOrder) {
+  if (GetParam() == 1) GTEST_SKIP() << "one rank records no step events: it only sorts locally";
+  const auto inputs = rank_inputs<std::uint32_t>(std::vector<std::size_t>(GetParam(), 100003),
+                                                 distribution::uniform, 11);
+  on_every_rank(comms, [&](int r) {
+    device_array<std::uint32_t> keys(inputs[r]);
+    cudaEvent_t marks[5];
+    for (cudaEvent_t& mark : marks) ASSERT_EQ(cudaEventCreate(&mark), cudaSuccess);
+    const distributed::step_events events{marks[0], marks[1], marks[2], marks[3], marks[4]};
+    distributed::sort(comms[r], par, keys.begin(), keys.end(), less<>{}, events);
+    ASSERT_EQ(cudaEventSynchronize(events.merged), cudaSuccess);
+    for (int step = 0; step < 4; ++step) {
+      float ms = -1;
+      EXPECT_EQ(cudaEventElapsedTime(&ms, marks[step], marks[step + 1]), cudaSuccess)
+          << "rank " << r << " step " << step;
+      EXPECT_GE(ms, 0.0f) << "rank " << r << " step " << step;
+    }
+    for (cudaEvent_t mark : marks) cudaEventDestroy(mark);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, DistributedSort, testing::Values(1, 2, 4), rank_count_name);

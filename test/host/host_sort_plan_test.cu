@@ -1,7 +1,7 @@
 // The pinned-host sort's planning, without a GPU: what a shard of n elements needs on its
 // GPU stays within the limit the shard was sized for, shards cover the array, and an array
 // the GPUs cannot hold is refused before anything is copied.
-#include <gpusort/distributed/host_sort.cuh>
+#include <gpusort/distributed/detail/host_sort_plan.cuh>
 
 #include <gtest/gtest.h>
 

@@ -97,7 +97,8 @@ inline void exchange(const communicator& comm, const std::vector<exchange_plane>
   for (const exchange_plane& plane : planes) {
     const std::size_t count = send_offsets[self + 1] - send_offsets[self];
     if (count == 0) continue;
-    check_cuda(cudaMemcpyAsync(static_cast<char*>(plane.recv) + recv_offsets[self] * plane.element_bytes,
+    check_cuda(cudaMemcpyAsync(static_cast<char*>(plane.recv) +
+                                   recv_offsets[self] * plane.element_bytes,
                                static_cast<const char*>(plane.send) +
                                    send_offsets[self] * plane.element_bytes,
                                count * plane.element_bytes, cudaMemcpyDeviceToDevice,
@@ -119,7 +120,8 @@ inline void exchange(const communicator& comm, const std::vector<exchange_plane>
                               send_count * plane.element_bytes, ncclUint8, peer, nccl, stream),
                      nccl, "sending a piece (ncclSend)");
         if (recv_count > 0)
-          check_nccl(ncclRecv(static_cast<char*>(plane.recv) + recv_offsets[peer] * plane.element_bytes,
+          check_nccl(ncclRecv(static_cast<char*>(plane.recv) +
+                                  recv_offsets[peer] * plane.element_bytes,
                               recv_count * plane.element_bytes, ncclUint8, peer, nccl, stream),
                      nccl, "receiving a piece (ncclRecv)");
       }

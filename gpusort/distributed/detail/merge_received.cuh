@@ -45,7 +45,9 @@ struct attach_position {
 
 template <class Key, class Position>
 struct drop_position {
-  __host__ __device__ Key operator()(const positioned_key<Key, Position>& k) const { return k.key; }
+  __host__ __device__ Key operator()(const positioned_key<Key, Position>& k) const {
+    return k.key;
+  }
 };
 
 template <class Key, class Position, class Compare>
@@ -139,10 +141,9 @@ std::size_t merge_temp_bytes(const std::vector<run>& runs, const Compare& comp) 
   for (const auto& pass : merge_passes(runs))
     for (const auto& [a, b] : pass) {
       std::size_t bytes = 0;
-      bytes = merge_two_runs<Stable, Key, Value>(nullptr, bytes, static_cast<const Key*>(nullptr),
-                                         static_cast<const Value*>(nullptr),
-                                         static_cast<Key*>(nullptr), static_cast<Value*>(nullptr),
-                                         a, b, comp, nullptr);
+      bytes = merge_two_runs<Stable, Key, Value>(
+          nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<const Value*>(nullptr),
+          static_cast<Key*>(nullptr), static_cast<Value*>(nullptr), a, b, comp, nullptr);
       most = bytes > most ? bytes : most;
     }
   return most;
@@ -171,8 +172,8 @@ void merge_received(Key* received_keys, Value* received_values, Key* keys, Value
                      "copying a lone received run's values");
         continue;
       }
-      merge_two_runs<Stable>(temp, temp_bytes, from_keys, from_values, to_keys, to_values, a, b, comp,
-                     stream);
+      merge_two_runs<Stable>(temp, temp_bytes, from_keys, from_values, to_keys, to_values, a, b,
+                             comp, stream);
     }
     std::swap(from_keys, to_keys);
     std::swap(from_values, to_values);
