@@ -40,21 +40,39 @@ __host__ __device__ constexpr unsigned bucket_of(std::uint64_t bits, std::uint64
   return unsigned((bits - min_bits) >> shift);
 }
 
-// Buckets the first level splits n keys into: about half a small bucket's worth of keys per
-// bucket (see is_small_bucket), never more than 2^max_bits, at least two.
-__host__ __device__ constexpr int first_level_bucket_bits(std::size_t n, int unit_items,
+// The tuning's bucket sizes in keys, for sort units of unit_items keys: the tuning gives them
+// as fractions of a unit (and says why); bucket_shape keeps them for its own unit.
+// The keys per bucket a level aims at:
+template <class Tuning>
+__host__ __device__ constexpr std::size_t target_bucket_keys(int unit_items) {
+  return std::size_t(unit_items) / Tuning::target_buckets_per_unit;
+}
+// The most keys a small bucket holds:
+template <class Tuning>
+__host__ __device__ constexpr std::size_t small_bucket_limit(int unit_items) {
+  return std::size_t(unit_items) / Tuning::small_buckets_per_unit;
+}
+// The window that the first keys of one unit's small buckets fall in:
+template <class Tuning>
+__host__ __device__ constexpr std::size_t unit_window(int unit_items) {
+  return std::size_t(unit_items) / 4 * Tuning::unit_window_quarters;
+}
+
+// Buckets the first level splits n keys into: the fewest that average at most target_keys
+// keys, never more than 2^max_bits, at least two.
+__host__ __device__ constexpr int first_level_bucket_bits(std::size_t n, std::size_t target_keys,
                                                           int max_bits) {
-  const std::size_t per_bucket = std::size_t(unit_items) / 8;
   int bits = 1;
-  while (bits < max_bits && (n >> bits) > per_bucket) ++bits;
+  while (bits < max_bits && (n >> bits) > target_keys) ++bits;
   return bits;
 }
 
 // Buckets a deeper level splits a segment of `count` keys into: as at level 0, but at least
 // 2^min_bits, so that each level still removes min_bits bits of range (partition_levels).
-__host__ __device__ constexpr int deeper_level_bucket_bits(std::size_t count, int unit_items,
+__host__ __device__ constexpr int deeper_level_bucket_bits(std::size_t count,
+                                                           std::size_t target_keys,
                                                            int min_bits, int max_bits) {
-  const int bits = first_level_bucket_bits(count, unit_items, max_bits);
+  const int bits = first_level_bucket_bits(count, target_keys, max_bits);
   return bits > min_bits ? bits : min_bits;
 }
 
@@ -65,24 +83,15 @@ __host__ __device__ constexpr int partition_levels(int key_bits, int first_bits,
   return 1 + (left + deeper_bits - 1) / deeper_bits;
 }
 
-// Packing small buckets into sort units of at most unit_items keys. A bucket is small when it
-// holds at most a quarter of a unit. Within a segment, a unit is a run of consecutive small
-// buckets (no other non-empty bucket between them) whose first keys fall in the same window
-// of three quarters of a unit: it spans less than a window plus one small bucket, so at
-// most unit_items keys, and about three quarters of that when buckets are much smaller than
-// a window (a bitonic tile costs the same however full it is: the networks of 2^24 u32 keys
-// took 1.53 ms on the H200 with these windows, 2.23 ms with half-unit ones).
-__host__ __device__ constexpr std::size_t unit_window(int unit_items) {
-  return std::size_t(unit_items) / 4 * 3;
+// Packing small buckets into sort units. A bucket is small when it holds at most
+// small_limit keys. Within a segment, a unit is a run of consecutive small buckets (no other
+// non-empty bucket between them) whose first keys fall in the same window of `window` keys;
+// with small_limit + window - 1 at most unit_items, no unit holds more than a sort unit.
+__host__ __device__ constexpr bool is_small_bucket(std::size_t count, std::size_t small_limit) {
+  return count <= small_limit;
 }
-__host__ __device__ constexpr std::size_t small_bucket_limit(int unit_items) {
-  return std::size_t(unit_items) / 4;
-}
-__host__ __device__ constexpr bool is_small_bucket(std::size_t count, int unit_items) {
-  return count <= small_bucket_limit(unit_items);
-}
-__host__ __device__ constexpr std::size_t window_of(std::size_t start, int unit_items) {
-  return start / unit_window(unit_items);
+__host__ __device__ constexpr std::size_t window_of(std::size_t start, std::size_t window) {
+  return start / window;
 }
 // What a non-empty bucket starting at `start` (relative to its segment) tells the buckets
 // after it; 0 stands for "no bucket". The largest marker before a bucket is the previous
@@ -92,9 +101,9 @@ __host__ __device__ constexpr unsigned long long bucket_marker(std::size_t start
 }
 // Whether a non-empty small bucket opens a unit, given the previous non-empty bucket's marker.
 __host__ __device__ constexpr bool opens_unit(unsigned long long previous_marker,
-                                              std::size_t start, int unit_items) {
+                                              std::size_t start, std::size_t window) {
   return previous_marker == 0 || (previous_marker & 1) != 0 ||
-         window_of(std::size_t(previous_marker / 2 - 1), unit_items) != window_of(start, unit_items);
+         window_of(std::size_t(previous_marker / 2 - 1), window) != window_of(start, window);
 }
 
 // Work lists. Entries are appended concurrently; each append reserves its entries and their
@@ -137,7 +146,8 @@ __host__ __device__ std::size_t entry_of_tile(const Entry* entries, std::size_t 
                                               unsigned long long tile) {
   return entry_of_tile(entries, count, tile, 2,
                        [&](std::size_t low, std::size_t step, std::size_t high) {
-                         return low + step < high && entries[low + step].first_tile <= tile ? 1 : 0;
+                         const std::size_t probe = low + step;
+                         return probe < high && entries[probe].first_tile <= tile ? 1 : 0;
                        });
 }
 

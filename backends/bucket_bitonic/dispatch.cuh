@@ -30,141 +30,237 @@ struct list_capacities {
 template <class Shape>
 constexpr list_capacities capacities_for(std::size_t n, int first_bits, int levels) {
   constexpr int unit_items = Shape::unit_items;
-  const std::size_t windows = n / unit_window(unit_items) + 1;
-  const std::size_t not_small = n / (small_bucket_limit(unit_items) + 1) + 1;
+  const std::size_t windows = n / Shape::unit_window + 1;
+  const std::size_t not_small = n / (Shape::small_bucket_limit + 1) + 1;
   // A segment of c keys past level 0 takes 2^min_deeper_bucket_bits counters, or more but
-  // then fewer than 16 c / unit_items (deeper_level_bucket_bits).
-  const std::size_t deeper_counters =
-      (not_small << Shape::min_deeper_bucket_bits) + 16 * (n / unit_items + 1);
+  // then fewer than 2 c / target_bucket_keys = 2 target_buckets_per_unit c / unit_items
+  // (deeper_level_bucket_bits).
+  const std::size_t deeper_counters = (not_small << Shape::min_deeper_bucket_bits) +
+                                      2 * Shape::target_buckets_per_unit * (n / unit_items + 1);
   const std::size_t first_counters = std::size_t(1) << first_bits;
   return {not_small, std::size_t(levels) * (windows + 4 * not_small) + 1,
           deeper_counters > first_counters ? deeper_counters : first_counters};
 }
+
+// How a sort of n keys runs, decided on the host before anything is allocated.
+struct sort_plan {
+  bool one_unit;                // n fits one sort unit: no partition levels
+  int first_bits;               // bucket bits of the first level's segment
+  int levels;                   // partition levels
+  list_capacities capacity;
+  std::size_t most_tiles;       // partition tiles of one level, at most
+  std::size_t most_unit_tiles;  // tiles of the unit list, at most
+};
+
+// Throws, before anything is allocated, where the lists' counters cannot hold the sort.
+template <class Shape>
+sort_plan plan_sort(std::size_t n) {
+  sort_plan plan;
+  plan.one_unit = n <= std::size_t(Shape::unit_items);
+  // As many first-level buckets as fit (up to 2^first_bucket_bits) even when a second level
+  // is needed anyway: splitting 2^24 u32 keys 2^8 ways first is 20 % faster, but skewed
+  // keys and floats (crowded in few buckets of the bit space) lose up to 1.7x.
+  plan.first_bits = first_level_bucket_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits);
+  plan.levels = plan.one_unit ? 0
+                              : partition_levels(Shape::traits::bits, plan.first_bits,
+                                                 Shape::min_deeper_bucket_bits);
+  plan.capacity = capacities_for<Shape>(n, plan.first_bits, plan.levels);
+  plan.most_tiles = tile_count(n, Shape::partition_tile) + plan.capacity.segments;
+  plan.most_unit_tiles = plan.capacity.units + tile_count(n, Shape::unit_items);
+  // The lists' packed counters (buckets.cuh) hold 2^30 entries and 2^34 tiles: some 10^10
+  // keys of 8 bytes.
+  if (plan.capacity.units >= (std::size_t(1) << (64 - list_tile_bits)) ||
+      plan.most_tiles >= (std::size_t(1) << list_tile_bits) ||
+      plan.most_unit_tiles >= (std::size_t(1) << list_tile_bits))
+    detail::throw_usage_error("bucket_bitonic sort: too many keys for its work lists");
+  return plan;
+}
+
+// What the sort keeps in its temporary allocation: the alternate buffers, two segment lists
+// and two counter pools (level L reads list and pool L % 2 and fills the others), and the
+// unit list. One sort unit needs only the unit list.
+template <class Key, class Value>
+struct work_space {
+  Key* alternate_keys;
+  Value* alternate_values;
+  work_list<segment> segment_lists[2];
+  work_list<sort_unit> units;
+  counter_pool counter_pools[2];
+};
+
+// Where each part of the work space lies in the allocation.
+template <class Key, class Value>
+struct work_space_layout {
+  static constexpr bool has_values = has_values_v<Value>;
+  storage_plan bytes;
+  std::size_t alternate_keys_at, alternate_values_at, segments_at, units_at, reservations_at,
+      counters_at;
+
+  work_space_layout(std::size_t n, const sort_plan& plan) {
+    const bool one_unit = plan.one_unit;
+    alternate_keys_at = bytes.reserve<Key>(one_unit ? 0 : n);
+    alternate_values_at = bytes.reserve<Value>(!one_unit && has_values ? n : 0);
+    segments_at = bytes.reserve<segment>(one_unit ? 0 : 2 * plan.capacity.segments);
+    units_at = bytes.reserve<sort_unit>(plan.capacity.units);
+    reservations_at = bytes.reserve<unsigned long long>(5);  // one per list and pool
+    counters_at = bytes.reserve<unsigned long long>(one_unit ? 0 : 2 * plan.capacity.counters);
+  }
+
+  // The parts, in an allocation of bytes.total_bytes().
+  work_space<Key, Value> carve(const temporary_storage& storage, const sort_plan& plan) const {
+    const list_capacities& capacity = plan.capacity;
+    const bool one_unit = plan.one_unit;
+    auto* reservations = storage.at<unsigned long long>(reservations_at);
+    segment* segments = storage.at<segment>(segments_at);
+    auto* counters = storage.at<unsigned long long>(counters_at);
+    const std::size_t segment_capacity = one_unit ? 0 : capacity.segments;
+    const std::size_t counter_capacity = one_unit ? 0 : capacity.counters;
+    return {storage.at<Key>(alternate_keys_at),
+            has_values ? storage.at<Value>(alternate_values_at) : nullptr,
+            {{segments, reservations + 0, segment_capacity},
+             {segments + capacity.segments, reservations + 1, segment_capacity}},
+            {storage.at<sort_unit>(units_at), reservations + 2, capacity.units},
+            {{counters, reservations + 3, counter_capacity},
+             {counters + capacity.counters, reservations + 4, counter_capacity}}};
+  }
+};
+
+// plan_buckets' narrow instantiation: segments of at most partition_threads buckets.
+inline constexpr int narrow_plan_buckets_per_thread = 1;
+
+// Persistent grids of the partition kernels, capped by the most tiles (or segments) a level
+// can have.
+struct partition_grids {
+  unsigned min_max, histogram, narrow_plan, wide_plan, scatter;
+};
+
+template <class Shape, class Key, class Value>
+partition_grids partition_grids_for(const sort_plan& plan) {
+  constexpr int threads = Shape::partition_threads;
+  return {resident_grid<segment_min_max<Shape, Key>, threads>(plan.most_tiles),
+          resident_grid<bucket_histogram<Shape, Key>, threads>(plan.most_tiles),
+          resident_grid<plan_buckets<Shape, narrow_plan_buckets_per_thread>, threads>(
+              plan.capacity.segments),
+          resident_grid<plan_buckets<Shape, Shape::buckets_per_thread>, threads>(
+              plan.capacity.segments),
+          resident_grid<bucket_scatter<Shape, Key, Value>, threads>(plan.most_tiles)};
+}
+
+// The launches of one sort, in stream order (kernels.cuh).
+template <class Shape, class Key, class Value>
+struct bucket_sorter {
+  static constexpr int partition_threads = Shape::partition_threads;
+  Key* keys;
+  Value* values;
+  std::size_t n;
+  cudaStream_t stream;
+  typename Shape::bits_type flip;
+  const sort_plan& plan;
+  const work_space<Key, Value>& work;
+
+  // The first level's one segment (or the one unit) into the lists.
+  void start() const {
+    start_lists<Shape><<<1, 1, 0, stream>>>(work.segment_lists[0], work.units, n,
+                                             plan.first_bits, plan.one_unit);
+    detail::check_launch("bucket_bitonic sort: start_lists");
+  }
+
+  // Every partition level; the launches do not depend on how the keys split.
+  void partition() const {
+    const partition_grids grids = partition_grids_for<Shape, Key, Value>(plan);
+    for (int level = 0; level < plan.levels; ++level) partition_level(level, grids);
+  }
+
+  // Level L reads the segments of list L % 2, their keys from the user's buffers (L even) or
+  // the alternate ones, and leaves the next level's segments and keys in the others.
+  void partition_level(int level, const partition_grids& grids) const {
+    const bool in_alternate = level % 2 == 1;
+    const work_list<segment>& list = work.segment_lists[level % 2];
+    // The last level leaves no segments (buckets.cuh: partition_levels): a list of capacity
+    // 0 makes a broken promise trap instead of writing past the end.
+    work_list<segment> next = work.segment_lists[(level + 1) % 2];
+    if (level + 1 == plan.levels) next.capacity = 0;
+    const counter_pool& pool = work.counter_pools[level % 2];
+    const counter_pool& next_pool = work.counter_pools[(level + 1) % 2];
+    const Key* from_keys = in_alternate ? work.alternate_keys : keys;
+
+    clear_next_level(next, next_pool);
+    count_buckets(from_keys, list, pool, grids);
+    plan_level(level, list, next, pool, next_pool, grids);
+    bucket_scatter<Shape><<<grids.scatter, partition_threads, 0, stream>>>(
+        from_keys, in_alternate ? keys : work.alternate_keys,
+        in_alternate ? work.alternate_values : values,
+        in_alternate ? values : work.alternate_values, list, pool, flip);
+    detail::check_launch("bucket_bitonic sort: bucket_scatter");
+  }
+
+  // The next level's list and counter pool start empty.
+  void clear_next_level(const work_list<segment>& next, const counter_pool& next_pool) const {
+    detail::check_cuda(cudaMemsetAsync(next.reservation, 0, sizeof(unsigned long long), stream),
+                       "bucket_bitonic sort: clearing a work list");
+    detail::check_cuda(cudaMemsetAsync(next_pool.used, 0, sizeof(unsigned long long), stream),
+                       "bucket_bitonic sort: clearing a counter pool");
+  }
+
+  // Each segment's min and max, then its keys counted per bucket.
+  void count_buckets(const Key* from_keys, const work_list<segment>& list,
+                     const counter_pool& pool, const partition_grids& grids) const {
+    segment_min_max<Shape><<<grids.min_max, partition_threads, 0, stream>>>(from_keys, list,
+                                                                             pool, flip);
+    detail::check_launch("bucket_bitonic sort: segment_min_max");
+    bucket_histogram<Shape><<<grids.histogram, partition_threads, 0, stream>>>(from_keys, list,
+                                                                               pool, flip);
+    detail::check_launch("bucket_bitonic sort: bucket_histogram");
+  }
+
+  // Bucket starts and fates of every segment (level 0 is one segment: one block plans it).
+  void plan_level(int level, const work_list<segment>& list, const work_list<segment>& next,
+                  const counter_pool& pool, const counter_pool& next_pool,
+                  const partition_grids& grids) const {
+    const int in_alternate = level % 2 == 1 ? 1 : 0;
+    plan_buckets<Shape, narrow_plan_buckets_per_thread>
+        <<<level == 0 ? 1 : grids.narrow_plan, partition_threads, 0, stream>>>(
+            list, next, pool, next_pool, work.units, in_alternate);
+    detail::check_launch("bucket_bitonic sort: plan_buckets");
+    if constexpr (Shape::buckets_per_thread > 1) {
+      plan_buckets<Shape, Shape::buckets_per_thread>
+          <<<level == 0 ? 1 : grids.wide_plan, partition_threads, 0, stream>>>(
+              list, next, pool, next_pool, work.units, in_alternate);
+      detail::check_launch("bucket_bitonic sort: plan_buckets (wide)");
+    }
+  }
+
+  // Every unit of every level, in one launch.
+  void sort_all_units() const {
+    const unsigned grid =
+        resident_grid<sort_units<Shape, Key, Value>, Shape::sort_threads>(plan.most_unit_tiles);
+    sort_units<Shape><<<grid, Shape::sort_threads, 0, stream>>>(
+        keys, work.alternate_keys, values, work.alternate_values, work.units, flip);
+    detail::check_launch("bucket_bitonic sort: sort_units");
+  }
+};
 
 // Sorts the request's keys (and values alongside, unless Value is no_values) by the key's
 // radix order, reversed for a descending comparator. Not stable. Enqueued on the request's
 // stream, no synchronisation.
 template <class Tuning, class Key, class Value, class Compare>
 void sort(const sort_request<Key, Value, Compare, false>& request) {
-  Key* const keys = request.keys;
-  Value* const values = request.values;
-  const std::size_t n = request.count;
-  const cudaStream_t stream = request.stream;
-  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
   using shape = bucket_shape<Tuning, Key, Value>;
-  using bits_type = typename shape::bits_type;
-  constexpr bool has_values = has_values_v<Value>;
+  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
+  const std::size_t n = request.count;
   if (n < 2) return;
 
-  const bool one_unit = n <= std::size_t(shape::unit_items);
-  // As many first-level buckets as fit (up to 2^first_bucket_bits) even when a second level
-  // is needed anyway: splitting 2^24 u32 keys 2^8 ways first is 20 % faster, but skewed
-  // keys and floats (crowded in few buckets of the bit space) lose up to 1.7x.
-  const int first_bits =
-      first_level_bucket_bits(n, shape::unit_items, Tuning::first_bucket_bits);
-  const int levels =
-      one_unit ? 0 : partition_levels(shape::traits::bits, first_bits, Tuning::deeper_bucket_bits);
-  const list_capacities capacity = capacities_for<shape>(n, first_bits, levels);
-  // The lists' packed counters (buckets.cuh) hold 2^30 entries and 2^34 tiles: some 10^10
-  // keys of 8 bytes.
-  const std::size_t most_tiles = tile_count(n, shape::partition_tile) + capacity.segments;
-  const std::size_t most_unit_tiles = capacity.units + tile_count(n, shape::unit_items);
-  if (capacity.units >= (std::size_t(1) << (64 - list_tile_bits)) ||
-      most_tiles >= (std::size_t(1) << list_tile_bits) ||
-      most_unit_tiles >= (std::size_t(1) << list_tile_bits))
-    detail::throw_usage_error("bucket_bitonic sort: too many keys for its work lists");
-
+  const sort_plan plan = plan_sort<shape>(n);
   // Everything is allocated before the input is touched.
-  storage_plan layout;
-  const std::size_t alternate_keys_at = layout.reserve<Key>(one_unit ? 0 : n);
-  const std::size_t alternate_values_at = layout.reserve<Value>(!one_unit && has_values ? n : 0);
-  const std::size_t segments_at = layout.reserve<segment>(one_unit ? 0 : 2 * capacity.segments);
-  const std::size_t units_at = layout.reserve<sort_unit>(capacity.units);
-  const std::size_t reservations_at = layout.reserve<unsigned long long>(5);
-  const std::size_t counters_at = layout.reserve<unsigned long long>(one_unit ? 0 : 2 * capacity.counters);
-  temporary_storage storage(request.allocator, layout.total_bytes(), stream);
+  const work_space_layout<Key, Value> layout(n, plan);
+  temporary_storage storage(request.allocator, layout.bytes.total_bytes(), request.stream);
+  const work_space<Key, Value> work = layout.carve(storage, plan);
 
-  Key* alternate_keys = storage.at<Key>(alternate_keys_at);
-  Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
-  auto* reservations = storage.at<unsigned long long>(reservations_at);
-  // Level L reads segment list L % 2 and appends to the other.
-  const work_list<segment> segment_lists[2] = {
-      {storage.at<segment>(segments_at), reservations + 0, one_unit ? 0 : capacity.segments},
-      {storage.at<segment>(segments_at) + capacity.segments, reservations + 1,
-       one_unit ? 0 : capacity.segments}};
-  const work_list<sort_unit> units{storage.at<sort_unit>(units_at), reservations + 2,
-                                   capacity.units};
-  // Level L's segments count into counter pool L % 2; plan_buckets reserves the next level's
-  // counters in the other.
-  auto* counters = storage.at<unsigned long long>(counters_at);
-  const counter_pool counter_pools[2] = {
-      {counters, reservations + 3, one_unit ? 0 : capacity.counters},
-      {counters + capacity.counters, reservations + 4, one_unit ? 0 : capacity.counters}};
-  const bits_type flip = order_flip<Key>(descending);
-
-  start_lists<shape><<<1, 1, 0, stream>>>(segment_lists[0], units, n, first_bits, one_unit);
-  detail::check_launch("bucket_bitonic sort: start_lists");
-
-  // Persistent grids, capped by the most tiles (or segments) a level can have.
-  const unsigned min_max_grid =
-      resident_grid<segment_min_max<shape, Key>, shape::partition_threads>(most_tiles);
-  const unsigned histogram_grid =
-      resident_grid<bucket_histogram<shape, Key>, shape::partition_threads>(most_tiles);
-  constexpr int narrow_per_thread = 1;  // segments of at most partition_threads buckets
-  const unsigned narrow_plan_grid =
-      resident_grid<plan_buckets<shape, narrow_per_thread>, shape::partition_threads>(
-          capacity.segments);
-  const unsigned wide_plan_grid =
-      resident_grid<plan_buckets<shape, shape::buckets_per_thread>, shape::partition_threads>(
-          capacity.segments);
-  const unsigned scatter_grid =
-      resident_grid<bucket_scatter<shape, Key, Value>, shape::partition_threads>(most_tiles);
-  for (int level = 0; level < levels; ++level) {
-    const work_list<segment>& list = segment_lists[level % 2];
-    const work_list<segment>& next_level = segment_lists[(level + 1) % 2];
-    // The last level leaves no segments (buckets.cuh: partition_levels): a list of capacity
-    // 0 makes a broken promise trap instead of writing past the end.
-    work_list<segment> next = next_level;
-    if (level + 1 == levels) next.capacity = 0;
-    const bool in_alternate = level % 2 == 1;
-    const Key* from_keys = in_alternate ? alternate_keys : keys;
-    Key* to_keys = in_alternate ? keys : alternate_keys;
-    const Value* from_values = in_alternate ? alternate_values : values;
-    Value* to_values = in_alternate ? values : alternate_values;
-    const counter_pool& pool = counter_pools[level % 2];
-    const counter_pool& next_pool = counter_pools[(level + 1) % 2];
-
-    // The next level's list and counter pool start empty.
-    detail::check_cuda(cudaMemsetAsync(next.reservation, 0, sizeof(unsigned long long), stream),
-                       "bucket_bitonic sort: clearing a work list");
-    detail::check_cuda(cudaMemsetAsync(next_pool.used, 0, sizeof(unsigned long long), stream),
-                       "bucket_bitonic sort: clearing a counter pool");
-    segment_min_max<shape><<<min_max_grid, shape::partition_threads, 0, stream>>>(
-        from_keys, list, pool, flip);
-    detail::check_launch("bucket_bitonic sort: segment_min_max");
-    bucket_histogram<shape><<<histogram_grid, shape::partition_threads, 0, stream>>>(
-        from_keys, list, pool, flip);
-    detail::check_launch("bucket_bitonic sort: bucket_histogram");
-    plan_buckets<shape, narrow_per_thread>
-        <<<level == 0 ? 1 : narrow_plan_grid, shape::partition_threads, 0, stream>>>(
-            list, next, pool, next_pool, units, in_alternate ? 1 : 0);
-    detail::check_launch("bucket_bitonic sort: plan_buckets");
-    if constexpr (shape::buckets_per_thread > 1) {
-      plan_buckets<shape, shape::buckets_per_thread>
-          <<<level == 0 ? 1 : wide_plan_grid, shape::partition_threads, 0, stream>>>(
-              list, next, pool, next_pool, units, in_alternate ? 1 : 0);
-      detail::check_launch("bucket_bitonic sort: plan_buckets (wide)");
-    }
-    bucket_scatter<shape><<<scatter_grid, shape::partition_threads, 0, stream>>>(
-        from_keys, to_keys, from_values, to_values, list, pool, flip);
-    detail::check_launch("bucket_bitonic sort: bucket_scatter");
-  }
-
-  const unsigned sort_grid =
-      resident_grid<sort_units<shape, Key, Value>, shape::sort_threads>(most_unit_tiles);
-  sort_units<shape><<<sort_grid, shape::sort_threads, 0, stream>>>(
-      keys, alternate_keys, values, alternate_values, units, flip);
-  detail::check_launch("bucket_bitonic sort: sort_units");
+  const bucket_sorter<shape, Key, Value> sorter{
+      request.keys, request.values, n, request.stream, order_flip<Key>(descending), plan, work};
+  sorter.start();
+  sorter.partition();
+  sorter.sort_all_units();
 }
 
 }  // namespace gpusort::backends::bucket_bitonic

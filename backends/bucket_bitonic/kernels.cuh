@@ -19,6 +19,7 @@
 #include "../common/launch_bounds.cuh"
 #include "../common/tiles.cuh"
 #include "../common/ordered_bits.cuh"
+#include "../common/striped_tile.cuh"
 #include "../common/bitonic_tile.cuh"
 #include "buckets.cuh"
 #include "work_lists.cuh"
@@ -46,9 +47,10 @@ struct bucket_shape {
   static_assert(fitting_partition_items >= 1,
                 "gpusort::bucket_bitonic: the key or value type is too large for a tile in "
                 "shared memory; sort an index payload and gather the values afterwards");
-  static constexpr int partition_items = Tuning::partition_items_per_thread < fitting_partition_items
-                                             ? Tuning::partition_items_per_thread
-                                             : fitting_partition_items;
+  static constexpr int partition_items =
+      Tuning::partition_items_per_thread < fitting_partition_items
+          ? Tuning::partition_items_per_thread
+          : fitting_partition_items;
   static constexpr int partition_tile = partition_threads * partition_items;
   static_assert(partition_tile <= 65536, "ranks within a tile are 16-bit");
 
@@ -59,7 +61,8 @@ struct bucket_shape {
                     max_buckets % partition_threads == 0,
                 "bucket counts: powers of two, a multiple of partition_threads");
   static constexpr int buckets_per_thread = max_buckets / partition_threads;
-  static constexpr int scatter_blocks_per_multiprocessor = Tuning::scatter_blocks_per_multiprocessor;
+  static constexpr int scatter_blocks_per_multiprocessor =
+      Tuning::scatter_blocks_per_multiprocessor;
 
   static constexpr int sort_threads = Tuning::sort_threads;
   static constexpr int sort_items = bitonic_items_per_thread<bits_type>(
@@ -70,26 +73,40 @@ struct bucket_shape {
   static constexpr int unit_items = sort_threads * sort_items;
   static_assert(unit_items <= 65536, "positions are 16-bit in shared memory");
   static constexpr int sort_blocks_per_multiprocessor = Tuning::sort_blocks_per_multiprocessor;
+
+  // The tuning's bucket sizes, in keys of this shape's sort unit (buckets.cuh).
+  static constexpr int target_buckets_per_unit = Tuning::target_buckets_per_unit;
+  static constexpr std::size_t target_bucket_keys =
+      bucket_bitonic::target_bucket_keys<Tuning>(unit_items);
+  static constexpr std::size_t small_bucket_limit =
+      bucket_bitonic::small_bucket_limit<Tuning>(unit_items);
+  static constexpr std::size_t unit_window = bucket_bitonic::unit_window<Tuning>(unit_items);
+  static_assert(unit_items % target_buckets_per_unit == 0,
+                "bucket_bitonic: the counter pools' bound (capacities_for) takes whole targets");
+  static_assert(small_bucket_limit >= 1 && unit_window >= 1 &&
+                    small_bucket_limit + unit_window - 1 <= std::size_t(unit_items),
+                "bucket_bitonic: a small bucket and a window fit a sort unit together");
 };
 
+// A key's ordered bits, widened to the 64 bits in which segments keep their min and max.
 template <class Key>
-__device__ __forceinline__ unsigned long long ordered_bits(const Key& key,
-                                                           typename radix_key_traits<Key>::bits_type flip) {
-  return static_cast<unsigned long long>(
-      typename radix_key_traits<Key>::bits_type(radix_key_traits<Key>::sort_bits(key) ^ flip));
+__device__ __forceinline__ unsigned long long widened_ordered_bits(const Key& key,
+                                                                   ordered_bits_t<Key> flip) {
+  return static_cast<unsigned long long>(ordered_bits(key, flip));
 }
 
-// The order of the sort units: the keys' ordered bits, as in the partition.
+// The bucket of a segment that a key falls in (buckets.cuh: bucket_shift, bucket_of).
 template <class Key>
-struct ordered_less {
-  typename radix_key_traits<Key>::bits_type flip;
-  __device__ __forceinline__ bool operator()(const Key& a, const Key& b) const {
-    using bits_type = typename radix_key_traits<Key>::bits_type;
-    return bits_type(radix_key_traits<Key>::sort_bits(a) ^ flip) <
-           bits_type(radix_key_traits<Key>::sort_bits(b) ^ flip);
+struct key_bucket {
+  unsigned long long min_bits;
+  int shift;
+  ordered_bits_t<Key> flip;
+  __device__ __forceinline__ unsigned operator()(const Key& key) const {
+    return bucket_of(widened_ordered_bits(key, flip), min_bits, shift);
   }
 };
 
+// The network's order on sort units' ordered bits (sort_unit_by_bits).
 struct bits_less {
   template <class Bits>
   __device__ __forceinline__ bool operator()(Bits a, Bits b) const {
@@ -97,6 +114,7 @@ struct bits_less {
   }
 };
 
+// Block reductions and scans of ordered bits and bucket markers.
 struct minimum {
   __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const {
     return a < b ? a : b;
@@ -144,7 +162,8 @@ __device__ __forceinline__ std::size_t warp_entry_of_tile(const Entry* entries,
   return entry_of_tile(entries, count, tile, 32,
                        [&](std::size_t low, std::size_t step, std::size_t high) {
                          const std::size_t probe = low + lane * step;
-                         const bool at_or_before = probe < high && entries[probe].first_tile <= tile;
+                         const bool at_or_before =
+                             probe < high && entries[probe].first_tile <= tile;
                          return 31 - __clz(int(__ballot_sync(0xffffffffu, at_or_before)));
                        });
 }
@@ -156,10 +175,34 @@ __device__ __forceinline__ segment_tile locate_tile(const work_list<segment>& li
   const segment& seg = list.entries[s];
   const std::size_t within = std::size_t(tile - seg.first_tile) * std::size_t(tile_items);
   const std::size_t left = seg.count - within;
-  return {s, seg.begin + within, int(left < std::size_t(tile_items) ? left : std::size_t(tile_items)),
-          within == 0};
+  return {s, seg.begin + within,
+          int(left < std::size_t(tile_items) ? left : std::size_t(tile_items)), within == 0};
 }
 
+// Walks the level's tiles as one block of a persistent grid: on_tile(place) for each of the
+// block's tiles, and end_segment(s) after its last tile of each segment s it visited. A
+// block's tiles come in segment order, so it can total a segment's tiles before it touches
+// global memory once.
+template <int TileItems, class OnTile, class EndSegment>
+__device__ __forceinline__ void for_each_tile_by_segment(const work_list<segment>& list,
+                                                         OnTile&& on_tile,
+                                                         EndSegment&& end_segment) {
+  const unsigned long long reserved = *list.reservation;
+  const std::size_t segments = entries_of(reserved);
+  const unsigned long long tiles = tiles_of(reserved);
+  std::size_t current = ~std::size_t(0);
+  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const segment_tile place = locate_tile(list, segments, tile, TileItems);
+    if (place.segment != current) {
+      if (current != ~std::size_t(0)) end_segment(current);
+      current = place.segment;
+    }
+    on_tile(place);
+  }
+  if (current != ~std::size_t(0)) end_segment(current);
+}
+
+// Lists the whole input: as level 0's one segment, or as the one sort unit.
 template <class Shape>
 __global__ void start_lists(work_list<segment> first_level, work_list<sort_unit> units,
                             std::size_t n, int first_bucket_bits, bool one_unit) {
@@ -173,8 +216,15 @@ __global__ void start_lists(work_list<segment> first_level, work_list<sort_unit>
   }
 }
 
-// Also clears the bucket counters of each segment (the pools are reused every other level),
-// before bucket_histogram fills them.
+// Zeroes a segment's bucket counters: the pools are reused every other level.
+template <int Threads>
+__device__ __forceinline__ void clear_bucket_counters(const segment& seg,
+                                                      const counter_pool& counters) {
+  for (int b = int(threadIdx.x); b < (1 << seg.bucket_bits); b += Threads)
+    counters.counters[seg.counters + std::size_t(b)] = 0;
+}
+
+// Also clears the bucket counters of each segment, before bucket_histogram fills them.
 template <class Shape, class Key>
 __global__ void __launch_bounds__(Shape::partition_threads)
     segment_min_max(const Key* keys, work_list<segment> list, counter_pool counters,
@@ -183,46 +233,30 @@ __global__ void __launch_bounds__(Shape::partition_threads)
   using reduce_t = cub::BlockReduce<unsigned long long, threads>;
   __shared__ typename reduce_t::TempStorage reduce_storage[2];
 
-  const unsigned long long reserved = *list.reservation;
-  const std::size_t segments = entries_of(reserved);
-  const unsigned long long tiles = tiles_of(reserved);
   unsigned long long low = ~0ull;
   unsigned long long high = 0;
-  std::size_t current = ~std::size_t(0);
+  const auto accumulate_tile = [&](const segment_tile& place) {
+    if (place.first_of_segment)
+      clear_bucket_counters<threads>(list.entries[place.segment], counters);
+    for_each_striped<threads, Shape::partition_items>(place.count, [&](int, int i) {
+      const unsigned long long bits = widened_ordered_bits(keys[place.begin + i], flip);
+      low = bits < low ? bits : low;
+      high = bits > high ? bits : high;
+    });
+  };
   // Tiles of one segment accumulate; one pair of atomics per segment a block visited.
-  const auto flush = [&] {
+  const auto publish_segment = [&](std::size_t s) {
     const unsigned long long block_low = reduce_t(reduce_storage[0]).Reduce(low, minimum{});
     const unsigned long long block_high = reduce_t(reduce_storage[1]).Reduce(high, maximum{});
     if (threadIdx.x == 0) {
-      atomicMin(&list.entries[current].min_bits, block_low);
-      atomicMax(&list.entries[current].max_bits, block_high);
+      atomicMin(&list.entries[s].min_bits, block_low);
+      atomicMax(&list.entries[s].max_bits, block_high);
     }
-    __syncthreads();  // the storage is reused by the next flush
+    __syncthreads();  // the storage is reused by the next segment's reduction
     low = ~0ull;
     high = 0;
   };
-  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const segment_tile place = locate_tile(list, segments, tile, Shape::partition_tile);
-    if (place.segment != current) {
-      if (current != ~std::size_t(0)) flush();
-      current = place.segment;
-    }
-    if (place.first_of_segment) {
-      const segment& seg = list.entries[place.segment];
-      for (int b = int(threadIdx.x); b < (1 << seg.bucket_bits); b += threads)
-        counters.counters[seg.counters + std::size_t(b)] = 0;
-    }
-#pragma unroll
-    for (int j = 0; j < Shape::partition_items; ++j) {
-      const int i = j * threads + int(threadIdx.x);
-      if (i < place.count) {
-        const unsigned long long bits = ordered_bits(keys[place.begin + i], flip);
-        low = bits < low ? bits : low;
-        high = bits > high ? bits : high;
-      }
-    }
-  }
-  if (current != ~std::size_t(0)) flush();
+  for_each_tile_by_segment<Shape::partition_tile>(list, accumulate_tile, publish_segment);
 }
 
 template <class Shape, class Key>
@@ -234,15 +268,25 @@ __global__ void __launch_bounds__(Shape::partition_threads)
   for (int b = int(threadIdx.x); b < Shape::max_buckets; b += threads) counts[b] = 0;
   __syncthreads();
 
-  const unsigned long long reserved = *list.reservation;
-  const std::size_t segments = entries_of(reserved);
-  const unsigned long long tiles = tiles_of(reserved);
-  std::size_t current = ~std::size_t(0);
+  const auto count_tile = [&](const segment_tile& place) {
+    const segment& seg = list.entries[place.segment];
+    const unsigned long long min_bits = seg.min_bits;
+    const unsigned long long max_bits = seg.max_bits;
+    if (min_bits == max_bits) return;  // all equal: plan_buckets needs no counts
+    const key_bucket<Key> bucket_of_key{
+        min_bits, bucket_shift(min_bits, max_bits, seg.bucket_bits), flip};
+#pragma unroll
+    for (int j = 0; j < Shape::partition_items; ++j) {
+      const int i = striped_index<threads>(j);
+      const bool valid = i < place.count;  // every lane calls count_in_bucket
+      count_in_bucket(counts, valid ? bucket_of_key(keys[place.begin + i]) : 0u, valid);
+    }
+  };
   // Tiles of one segment accumulate in shared memory; one global atomic per bucket per
   // segment a block visited.
-  const auto flush = [&] {
+  const auto publish_segment = [&](std::size_t s) {
     __syncthreads();
-    const segment& seg = list.entries[current];
+    const segment& seg = list.entries[s];
     for (int b = int(threadIdx.x); b < (1 << seg.bucket_bits); b += threads) {
       if (counts[b] != 0) atomicAdd(&counters.counters[seg.counters + std::size_t(b)],
                                     static_cast<unsigned long long>(counts[b]));
@@ -250,27 +294,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     }
     __syncthreads();
   };
-  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const segment_tile place = locate_tile(list, segments, tile, Shape::partition_tile);
-    if (place.segment != current) {
-      if (current != ~std::size_t(0)) flush();
-      current = place.segment;
-    }
-    const segment& seg = list.entries[place.segment];
-    const unsigned long long min_bits = seg.min_bits;
-    const unsigned long long max_bits = seg.max_bits;
-    if (min_bits == max_bits) continue;  // all equal: plan_buckets needs no counts
-    const int shift = bucket_shift(min_bits, max_bits, seg.bucket_bits);
-#pragma unroll
-    for (int j = 0; j < Shape::partition_items; ++j) {
-      const int i = j * threads + int(threadIdx.x);
-      const bool valid = i < place.count;
-      const unsigned bucket =
-          valid ? bucket_of(ordered_bits(keys[place.begin + i], flip), min_bits, shift) : 0u;
-      count_in_bucket(counts, bucket, valid);
-    }
-  }
-  if (current != ~std::size_t(0)) flush();
+  for_each_tile_by_segment<Shape::partition_tile>(list, count_tile, publish_segment);
 }
 
 // What one bucket adds to the lists; summed over a segment's buckets by a block scan, which
@@ -289,133 +313,338 @@ struct add_list_additions {
   }
 };
 
-// One block per segment (persistent). The segment's data is in the alternate buffer when
-// `level_in_alternate`; its buckets go to the other buffer. Turns the bucket counts into the
-// buckets' first positions (bucket_scatter's cursors). Two instantiations share a level:
-// BucketsPerThread 1 plans the segments of at most `threads` buckets (light in registers,
-// many blocks), a larger one the wider segments.
+// The buckets of one segment that a thread plans: blocked (thread t owns buckets
+// t * PerThread + i), so that block scans run in bucket order.
+template <int PerThread>
+struct planned_buckets {
+  unsigned long long count[PerThread];
+  unsigned long long start[PerThread];  // relative to the segment
+  bool opens[PerThread];                // a small bucket that opens a sort unit
+  bool joins[PerThread];                // a small bucket that joins the unit opened before it
+  int child_bits[PerThread];            // bucket bits of the segment it would become
+  list_additions adds[PerThread];       // what it adds to the lists
+  list_additions before[PerThread];     // what the segment's buckets before it add
+};
+
+// plan_buckets for one block: the segment's bucket counts become the buckets' first
+// positions (bucket_scatter's cursors) and their fates become list entries. The segment's
+// data is in the alternate buffer when `level_in_alternate`; its buckets go to the other.
 template <class Shape, int BucketsPerThread>
-__global__ void __launch_bounds__(Shape::partition_threads)
-    plan_buckets(work_list<segment> list, work_list<segment> next_level, counter_pool counters,
-                 counter_pool next_counters, work_list<sort_unit> units, int level_in_alternate) {
-  constexpr int threads = Shape::partition_threads;
-  constexpr int per_thread = BucketsPerThread;
+struct bucket_planner {
+  static constexpr int threads = Shape::partition_threads;
+  static constexpr int per_thread = BucketsPerThread;
   static_assert(per_thread == 1 || threads * per_thread >= Shape::max_buckets,
                 "the wide plan covers the widest segments");
-  constexpr int unit_items = Shape::unit_items;
   using start_scan_t = cub::BlockScan<unsigned long long, threads>;
   using plan_scan_t = cub::BlockScan<list_additions, threads>;
-  __shared__ union {
-    typename start_scan_t::TempStorage starts;
-    typename plan_scan_t::TempStorage plan;
-  } scan_storage;
-  __shared__ unsigned long long unit_base, unit_tile_base, segment_base, segment_tile_base,
-      counter_base;
+  using buckets_t = planned_buckets<per_thread>;
+  struct storage_t {
+    union {
+      typename start_scan_t::TempStorage starts;
+      typename plan_scan_t::TempStorage plan;
+    } scan;
+    list_additions first;  // the segment's first entries and tiles in the lists
+  };
 
-  const std::size_t segments = entries_of(*list.reservation);
-  for (std::size_t s = blockIdx.x; s < segments; s += gridDim.x) {
-    const segment seg = list.entries[s];
+  storage_t& shared;
+  const work_list<segment>& next_level;
+  const counter_pool& next_counters;
+  const work_list<sort_unit>& units;
+  int level_in_alternate;
+
+  // Two instantiations share a level: BucketsPerThread 1 plans the segments of at most
+  // `threads` buckets (light in registers, many blocks), a larger one the wider segments.
+  __device__ __forceinline__ static bool plans(const segment& seg) {
     const int buckets = 1 << seg.bucket_bits;
-    const bool mine = per_thread == 1 ? buckets <= threads : buckets > threads;
-    if (!mine) continue;
-    if (seg.min_bits == seg.max_bits) {
-      // All equal: sorted already; it only has to reach the user's buffer.
-      if (threadIdx.x == 0 && level_in_alternate) {
-        const unsigned long long at = reserve(units, 1, tile_count(seg.count, unit_items));
-        units.entries[entries_of(at)] = {seg.begin, seg.begin + seg.count, tiles_of(at), 1, 1};
-      }
-      continue;
-    }
-    const int shift = bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits);
-    unsigned long long* segment_buckets = counters.counters + seg.counters;
+    return per_thread == 1 ? buckets <= threads : buckets > threads;
+  }
 
-    // Blocked: thread t owns buckets t * per_thread + i, so scans run in bucket order.
-    unsigned long long count[per_thread];
+  // All equal: sorted already; it only has to reach the user's buffer.
+  __device__ __forceinline__ void finish_all_equal(const segment& seg) const {
+    if (threadIdx.x == 0 && level_in_alternate) {
+      const unsigned long long at = reserve(units, 1, tile_count(seg.count, Shape::unit_items));
+      units.entries[entries_of(at)] = {seg.begin, seg.begin + seg.count, tiles_of(at), 1, 1};
+    }
+  }
+
+  // Plans a segment of distinct keys, in the order of the steps below.
+  __device__ __forceinline__ void plan(const segment& seg,
+                                       unsigned long long* segment_buckets) const {
+    const int buckets = 1 << seg.bucket_bits;
+    const int shift = bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits);
+    buckets_t own;
+    scan_starts(own, segment_buckets, buckets);
+    unsigned long long previous[per_thread];
+    find_previous_buckets(own, previous);
+    decide_fates(own, previous, shift);
+    reserve_entries(own);
+    write_entries(own, seg, segment_buckets, buckets);
+    extend_units(own, seg);
+  }
+
+  // Each bucket's first position in the segment: an exclusive scan of the counts.
+  __device__ __forceinline__ void scan_starts(buckets_t& own, const unsigned long long* counts,
+                                              int buckets) const {
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const int b = int(threadIdx.x) * per_thread + i;
-      count[i] = b < buckets ? segment_buckets[b] : 0;
+      own.count[i] = b < buckets ? counts[b] : 0;
     }
-    unsigned long long start[per_thread];
-    start_scan_t(scan_storage.starts).ExclusiveSum(count, start);
+    start_scan_t(shared.scan.starts).ExclusiveSum(own.count, own.start);
     __syncthreads();
-    // The previous non-empty bucket decides whether a small bucket opens a unit
-    // (buckets.cuh: opens_unit).
+  }
+
+  // The previous non-empty bucket decides whether a small bucket opens a unit (buckets.cuh:
+  // opens_unit); a max-scan of the buckets' markers finds its marker.
+  __device__ __forceinline__ void find_previous_buckets(
+      const buckets_t& own, unsigned long long (&previous)[per_thread]) const {
     unsigned long long marker[per_thread];
-    unsigned long long previous[per_thread];
 #pragma unroll
     for (int i = 0; i < per_thread; ++i)
-      marker[i] = count[i] != 0 ? bucket_marker(start[i], is_small_bucket(count[i], unit_items)) : 0;
-    start_scan_t(scan_storage.starts).ExclusiveScan(marker, previous, 0ull, maximum{});
+      marker[i] = own.count[i] != 0 ? bucket_marker(own.start[i], is_small(own.count[i])) : 0;
+    start_scan_t(shared.scan.starts).ExclusiveScan(marker, previous, 0ull, maximum{});
     __syncthreads();
+  }
 
-    bool opens[per_thread];
-    bool member[per_thread];
-    list_additions adds[per_thread];
-    int child_bits[per_thread];
+  // Small buckets open or join units; oversized ones become segments of the next level, or
+  // units when all equal.
+  __device__ __forceinline__ void decide_fates(buckets_t& own,
+                                               const unsigned long long (&previous)[per_thread],
+                                               int shift) const {
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
-      const bool small = is_small_bucket(count[i], unit_items);
-      opens[i] = count[i] != 0 && small && opens_unit(previous[i], start[i], unit_items);
-      member[i] = count[i] != 0 && small && !opens[i];
+      const unsigned long long count = own.count[i];
+      const bool small = is_small(count);
+      own.opens[i] =
+          count != 0 && small && opens_unit(previous[i], own.start[i], Shape::unit_window);
+      own.joins[i] = count != 0 && small && !own.opens[i];
       // An oversized bucket one value wide (shift 0) is all equal: a unit, not a segment,
       // and only if the scatter puts it in the alternate buffer (else it is done).
-      const bool equal_unit = count[i] != 0 && !small && shift == 0 && !level_in_alternate;
-      const bool child = count[i] != 0 && !small && shift != 0;
-      child_bits[i] = deeper_level_bucket_bits(count[i], unit_items, Shape::min_deeper_bucket_bits,
-                                               Shape::max_bucket_bits);
-      adds[i] = {opens[i] || equal_unit ? 1ull : 0ull,
-                 opens[i] ? 1ull : equal_unit ? tile_count(count[i], unit_items) : 0ull,
-                 child ? 1ull : 0ull,
-                 child ? tile_count(count[i], Shape::partition_tile) : 0ull,
-                 child ? 1ull << child_bits[i] : 0ull};
+      const bool equal_unit = count != 0 && !small && shift == 0 && !level_in_alternate;
+      const bool child = count != 0 && !small && shift != 0;
+      own.child_bits[i] = deeper_level_bucket_bits(count, Shape::target_bucket_keys,
+                                                   Shape::min_deeper_bucket_bits,
+                                                   Shape::max_bucket_bits);
+      // An opening bucket's unit is one tile; an all-equal one takes a tile per unit_items.
+      const unsigned long long unit_tiles =
+          own.opens[i] ? 1ull : equal_unit ? tile_count(count, Shape::unit_items) : 0ull;
+      own.adds[i] = {own.opens[i] || equal_unit ? 1ull : 0ull, unit_tiles, child ? 1ull : 0ull,
+                     child ? tile_count(count, Shape::partition_tile) : 0ull,
+                     child ? 1ull << own.child_bits[i] : 0ull};
     }
-    list_additions before[per_thread];
+  }
+
+  // One reservation per list for the whole segment (thread 0), each bucket's place in it by a
+  // block scan of the additions.
+  __device__ __forceinline__ void reserve_entries(buckets_t& own) const {
     list_additions total;
-    plan_scan_t(scan_storage.plan)
-        .ExclusiveScan(adds, before, list_additions{0, 0, 0, 0, 0}, add_list_additions{}, total);
+    plan_scan_t(shared.scan.plan)
+        .ExclusiveScan(own.adds, own.before, list_additions{0, 0, 0, 0, 0}, add_list_additions{},
+                       total);
     if (threadIdx.x == 0) {
       if (total.units != 0) {
         const unsigned long long at = reserve(units, total.units, total.unit_tiles);
-        unit_base = entries_of(at);
-        unit_tile_base = tiles_of(at);
+        shared.first.units = entries_of(at);
+        shared.first.unit_tiles = tiles_of(at);
       }
       if (total.segments != 0) {
         const unsigned long long at = reserve(next_level, total.segments, total.segment_tiles);
-        segment_base = entries_of(at);
-        segment_tile_base = tiles_of(at);
-        counter_base = reserve(next_counters, total.counters);
+        shared.first.segments = entries_of(at);
+        shared.first.segment_tiles = tiles_of(at);
+        shared.first.counters = reserve(next_counters, total.counters);
       }
     }
     __syncthreads();
+  }
 
+  // The units the buckets open, the segments they become, and every bucket's first position
+  // in place of its count: its cursor for bucket_scatter.
+  __device__ __forceinline__ void write_entries(const buckets_t& own, const segment& seg,
+                                                unsigned long long* segment_buckets,
+                                                int buckets) const {
+    const list_additions& first = shared.first;
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const int b = int(threadIdx.x) * per_thread + i;
       if (b >= buckets) continue;
-      const std::size_t position = seg.begin + start[i];
-      if (adds[i].units != 0)
-        units.entries[unit_base + before[i].units] = {
-            position, position + count[i], unit_tile_base + before[i].unit_tiles,
-            level_in_alternate ? 0 : 1, opens[i] ? 0 : 1};
-      if (adds[i].segments != 0)
-        next_level.entries[segment_base + before[i].segments] = {
-            position, count[i], segment_tile_base + before[i].segment_tiles, ~0ull, 0,
-            counter_base + before[i].counters, child_bits[i]};
+      const std::size_t position = seg.begin + own.start[i];
+      const list_additions& before = own.before[i];
+      if (own.adds[i].units != 0)
+        units.entries[first.units + before.units] = {
+            position, position + own.count[i], first.unit_tiles + before.unit_tiles,
+            level_in_alternate ? 0 : 1, own.opens[i] ? 0 : 1};
+      if (own.adds[i].segments != 0)
+        next_level.entries[first.segments + before.segments] = {
+            position, own.count[i], first.segment_tiles + before.segment_tiles, ~0ull, 0,
+            first.counters + before.counters, own.child_bits[i]};
       segment_buckets[b] = position;
     }
     __syncthreads();  // the opening bucket wrote its unit before members extend it
+  }
+
+  // The last unit opened before a joining bucket is its own (a bucket that is not small
+  // between them would have made it open one): the bucket extends its end.
+  __device__ __forceinline__ void extend_units(const buckets_t& own, const segment& seg) const {
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
-      // The last unit opened before a member bucket is its own (a bucket that is not small
-      // between them would have made it open one).
-      if (member[i])
-        atomicMax(reinterpret_cast<unsigned long long*>(&units.entries[unit_base + before[i].units - 1].end),
-                  static_cast<unsigned long long>(seg.begin + start[i] + count[i]));
+      if (own.joins[i])
+        atomicMax(reinterpret_cast<unsigned long long*>(
+                      &units.entries[shared.first.units + own.before[i].units - 1].end),
+                  static_cast<unsigned long long>(seg.begin + own.start[i] + own.count[i]));
     }
-    __syncthreads();  // shared bases are reused by the next segment
+    __syncthreads();  // the shared bases are reused by the next segment
+  }
+
+  // Small buckets are packed into units rather than partitioned further (buckets.cuh).
+  __device__ __forceinline__ static bool is_small(unsigned long long count) {
+    return is_small_bucket(count, Shape::small_bucket_limit);
+  }
+};
+
+// One block per segment (persistent). Turns each segment's bucket counts into the buckets'
+// first positions and their fates into list entries (bucket_planner).
+template <class Shape, int BucketsPerThread>
+__global__ void __launch_bounds__(Shape::partition_threads)
+    plan_buckets(work_list<segment> list, work_list<segment> next_level, counter_pool counters,
+                 counter_pool next_counters, work_list<sort_unit> units, int level_in_alternate) {
+  using planner_t = bucket_planner<Shape, BucketsPerThread>;
+  __shared__ typename planner_t::storage_t shared;
+  const planner_t planner{shared, next_level, next_counters, units, level_in_alternate};
+
+  const std::size_t segments = entries_of(*list.reservation);
+  for (std::size_t s = blockIdx.x; s < segments; s += gridDim.x) {
+    const segment seg = list.entries[s];
+    if (!planner_t::plans(seg)) continue;  // the other instantiation's
+    if (seg.min_bits == seg.max_bits)
+      planner.finish_all_equal(seg);
+    else
+      planner.plan(seg, counters.counters + seg.counters);
   }
 }
+
+// Shared memory of bucket_scatter.
+template <class Shape, class Key, class Value>
+struct scatter_storage {
+  using scan_t = cub::BlockScan<unsigned, Shape::partition_threads>;
+  unsigned tile_start[Shape::max_buckets];  // counts, then exclusive starts
+  // Global position of each bucket's first key in this tile, minus its start in the tile.
+  unsigned long long tile_base[Shape::max_buckets];
+  union {
+    typename scan_t::TempStorage scan;
+    Key keys[Shape::partition_tile];
+    Value values[has_values_v<Value> ? Shape::partition_tile : 1];
+  } exchange;
+};
+
+// One tile of bucket_scatter: its keys ranked within their buckets, each bucket's run
+// reserved in the output with one atomic, then the tile ordered by bucket in shared memory
+// and written out striped: consecutive threads write consecutive positions of each run.
+template <class Shape, class Key, class Value>
+struct scatter_tile {
+  static constexpr int threads = Shape::partition_threads;
+  static constexpr int items = Shape::partition_items;
+  static constexpr int per_thread = Shape::buckets_per_thread;
+  static constexpr bool has_values = has_values_v<Value>;
+  using storage_t = scatter_storage<Shape, Key, Value>;
+
+  storage_t& shared;
+  const segment_tile& place;
+  const segment& seg;
+  key_bucket<Key> bucket_of_key;
+  int buckets;
+
+  // Scatters the tile, in the order of the steps below.
+  __device__ __forceinline__ void run(const Key* in_keys, Key* out_keys, const Value* in_values,
+                                      Value* out_values, const counter_pool& cursors) const {
+    Key keys[items];
+    unsigned bucket_and_rank[items];  // bucket << 16 | rank among the tile's keys of the bucket
+    load_and_rank(in_keys, keys, bucket_and_rank);
+    reserve_runs(cursors);
+    unsigned striped_bucket[has_values ? items : 1];
+    scatter_keys(keys, bucket_and_rank, out_keys, striped_bucket);
+    if constexpr (has_values)
+      scatter_values(in_values, out_values, bucket_and_rank, striped_bucket);
+    __syncthreads();  // shared memory is reused by the next tile
+  }
+
+  // Loads the tile and counts it per bucket in shared memory; a key's rank is its count's
+  // value before it.
+  __device__ __forceinline__ void load_and_rank(const Key* in_keys, Key (&keys)[items],
+                                                unsigned (&bucket_and_rank)[items]) const {
+    for (int b = int(threadIdx.x); b < buckets; b += threads) shared.tile_start[b] = 0;
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int i = striped_index<threads>(j);
+      const bool valid = i < place.count;  // every lane calls count_in_bucket
+      if (valid) keys[j] = in_keys[place.begin + i];
+      const unsigned bucket = valid ? bucket_of_key(keys[j]) : 0u;
+      bucket_and_rank[j] = bucket << 16 | count_in_bucket(shared.tile_start, bucket, valid);
+    }
+    __syncthreads();
+  }
+
+  // Each bucket's run in the tile (a block scan of the counts) and in the output (one atomic
+  // on the bucket's cursor).
+  __device__ __forceinline__ void reserve_runs(const counter_pool& cursors) const {
+    unsigned count[per_thread];
+    unsigned start[per_thread];
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int b = int(threadIdx.x) * per_thread + i;
+      count[i] = b < buckets ? shared.tile_start[b] : 0u;
+    }
+    typename storage_t::scan_t(shared.exchange.scan).ExclusiveSum(count, start);
+    unsigned long long* segment_cursors = cursors.counters + seg.counters;
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int b = int(threadIdx.x) * per_thread + i;
+      if (b < buckets) shared.tile_start[b] = start[i];
+      if (count[i] != 0)
+        shared.tile_base[b] = atomicAdd(&segment_cursors[b], count[i]) - start[i];
+    }
+    __syncthreads();
+  }
+
+  // Where a ranked key goes in the tile ordered by bucket.
+  __device__ __forceinline__ unsigned position_in_tile(unsigned bucket_and_rank) const {
+    return shared.tile_start[bucket_and_rank >> 16] + (bucket_and_rank & 0xffffu);
+  }
+
+  // Keys to their bucket's place in the exchange, then from there to the output, striped.
+  __device__ __forceinline__ void scatter_keys(const Key (&keys)[items],
+                                               const unsigned (&bucket_and_rank)[items],
+                                               Key* out_keys,
+                                               unsigned (&striped_bucket)[has_values ? items : 1])
+      const {
+    for_each_striped<threads, items>(place.count, [&](int j, int) {
+      shared.exchange.keys[position_in_tile(bucket_and_rank[j])] = keys[j];
+    });
+    __syncthreads();
+    for_each_striped<threads, items>(place.count, [&](int j, int i) {
+      const Key key = shared.exchange.keys[i];
+      const unsigned bucket = bucket_of_key(key);
+      if constexpr (has_values) striped_bucket[j] = bucket;
+      out_keys[shared.tile_base[bucket] + i] = key;
+    });
+  }
+
+  // The values take the way of their keys, through the same exchange.
+  __device__ __forceinline__ void scatter_values(const Value* in_values, Value* out_values,
+                                                 const unsigned (&bucket_and_rank)[items],
+                                                 const unsigned (&striped_bucket)[items]) const {
+    Value values[items];
+    load_striped<threads, items>(in_values + place.begin, place.count, values);
+    __syncthreads();  // every key is read out of the exchange
+    for_each_striped<threads, items>(place.count, [&](int j, int) {
+      shared.exchange.values[position_in_tile(bucket_and_rank[j])] = values[j];
+    });
+    __syncthreads();
+    for_each_striped<threads, items>(place.count, [&](int j, int i) {
+      out_values[shared.tile_base[striped_bucket[j]] + i] = shared.exchange.values[i];
+    });
+  }
+};
 
 template <class Shape, class Key, class Value>
 __global__ void __launch_bounds__(Shape::partition_threads,
@@ -424,19 +653,8 @@ __global__ void __launch_bounds__(Shape::partition_threads,
                                       Shape::partition_threads))
     bucket_scatter(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
                    work_list<segment> list, counter_pool cursors, typename Shape::bits_type flip) {
-  constexpr int threads = Shape::partition_threads;
-  constexpr int items = Shape::partition_items;
-  constexpr int per_thread = Shape::buckets_per_thread;
-  constexpr bool has_values = has_values_v<Value>;
-  using scan_t = cub::BlockScan<unsigned, threads>;
-  __shared__ unsigned tile_start[Shape::max_buckets];  // counts, then exclusive starts
-  // Global position of each bucket's first key in this tile, minus its start in the tile.
-  __shared__ unsigned long long tile_base[Shape::max_buckets];
-  __shared__ union {
-    typename scan_t::TempStorage scan;
-    Key keys[Shape::partition_tile];
-    Value values[has_values ? Shape::partition_tile : 1];
-  } exchange;
+  using tile_t = scatter_tile<Shape, Key, Value>;
+  __shared__ typename tile_t::storage_t shared;
 
   const unsigned long long reserved = *list.reservation;
   const std::size_t segments = entries_of(reserved);
@@ -446,79 +664,12 @@ __global__ void __launch_bounds__(Shape::partition_threads,
     const segment& seg = list.entries[place.segment];
     const unsigned long long min_bits = seg.min_bits;
     const unsigned long long max_bits = seg.max_bits;
-    if (min_bits == max_bits) continue;
+    if (min_bits == max_bits) continue;  // all equal: plan_buckets made it a unit as it is
     const int buckets = 1 << seg.bucket_bits;
-    const int shift = bucket_shift(min_bits, max_bits, seg.bucket_bits);
-
-    for (int b = int(threadIdx.x); b < buckets; b += threads) tile_start[b] = 0;
-    __syncthreads();
-    Key keys[items];
-    unsigned bucket_and_rank[items];  // bucket << 16 | rank among the tile's keys of the bucket
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      const int i = j * threads + int(threadIdx.x);
-      const bool valid = i < place.count;
-      if (valid) keys[j] = in_keys[place.begin + i];
-      const unsigned bucket = valid ? bucket_of(ordered_bits(keys[j], flip), min_bits, shift) : 0u;
-      bucket_and_rank[j] = bucket << 16 | count_in_bucket(tile_start, bucket, valid);
-    }
-    __syncthreads();
-
-    unsigned count[per_thread];
-    unsigned start[per_thread];
-#pragma unroll
-    for (int i = 0; i < per_thread; ++i) {
-      const int b = int(threadIdx.x) * per_thread + i;
-      count[i] = b < buckets ? tile_start[b] : 0u;
-    }
-    scan_t(exchange.scan).ExclusiveSum(count, start);
-    unsigned long long* segment_cursors = cursors.counters + seg.counters;
-#pragma unroll
-    for (int i = 0; i < per_thread; ++i) {
-      const int b = int(threadIdx.x) * per_thread + i;
-      if (b < buckets) tile_start[b] = start[i];
-      if (count[i] != 0) tile_base[b] = atomicAdd(&segment_cursors[b], count[i]) - start[i];
-    }
-    __syncthreads();
-
-    // Ordered by bucket in shared memory, then striped: consecutive threads write consecutive
-    // positions of each bucket's run.
-#pragma unroll
-    for (int j = 0; j < items; ++j)
-      if (j * threads + int(threadIdx.x) < place.count)
-        exchange.keys[tile_start[bucket_and_rank[j] >> 16] + (bucket_and_rank[j] & 0xffffu)] = keys[j];
-    __syncthreads();
-    unsigned striped_bucket[has_values ? items : 1];
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      const int i = j * threads + int(threadIdx.x);
-      if (i < place.count) {
-        const Key key = exchange.keys[i];
-        const unsigned bucket = bucket_of(ordered_bits(key, flip), min_bits, shift);
-        if constexpr (has_values) striped_bucket[j] = bucket;
-        out_keys[tile_base[bucket] + i] = key;
-      }
-    }
-    if constexpr (has_values) {
-      Value values[items];
-#pragma unroll
-      for (int j = 0; j < items; ++j) {
-        const int i = j * threads + int(threadIdx.x);
-        if (i < place.count) values[j] = in_values[place.begin + i];
-      }
-      __syncthreads();  // every key is read out of the exchange
-#pragma unroll
-      for (int j = 0; j < items; ++j)
-        if (j * threads + int(threadIdx.x) < place.count)
-          exchange.values[tile_start[bucket_and_rank[j] >> 16] + (bucket_and_rank[j] & 0xffffu)] = values[j];
-      __syncthreads();
-#pragma unroll
-      for (int j = 0; j < items; ++j) {
-        const int i = j * threads + int(threadIdx.x);
-        if (i < place.count) out_values[tile_base[striped_bucket[j]] + i] = exchange.values[i];
-      }
-    }
-    __syncthreads();  // shared memory is reused by the next tile
+    const key_bucket<Key> bucket_of_key{
+        min_bits, bucket_shift(min_bits, max_bits, seg.bucket_bits), flip};
+    tile_t{shared, place, seg, bucket_of_key, buckets}.run(in_keys, out_keys, in_values,
+                                                            out_values, cursors);
   }
 }
 
@@ -529,81 +680,75 @@ __global__ void __launch_bounds__(Shape::partition_threads,
 template <int Threads, int Items, class Key, class Value, class Storage>
 __device__ __forceinline__ void sort_unit_by_bits(const Key* in_keys, Key* out_keys,
                                                   const Value* in_values, Value* out_values,
-                                                  int count,
-                                                  typename radix_key_traits<Key>::bits_type flip,
+                                                  int count, ordered_bits_t<Key> flip,
                                                   Storage& shared) {
-  using bits_type = typename radix_key_traits<Key>::bits_type;
-  constexpr bool has_values = has_values_v<Value>;
+  using bits_type = ordered_bits_t<Key>;
   const int thread = int(threadIdx.x);
   bits_type bits[Items];
   unsigned index[Items];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    index[i] = unsigned(i * Threads + thread);
+    index[i] = unsigned(striped_index<Threads>(i));
     // Past `count`, the position alone puts a slot last (tile_order); its bits are unused.
-    bits[i] = int(index[i]) < count
-                  ? bits_type(radix_key_traits<Key>::sort_bits(in_keys[index[i]]) ^ flip)
-                  : bits_type(0);
+    bits[i] = int(index[i]) < count ? ordered_bits(in_keys[index[i]], flip) : bits_type(0);
   }
   const tile_order<bits_less, true, false> order{bits_less{}, unsigned(count)};
   bitonic_sort_tile<Threads, Items>(bits, index, shared, order);
 #pragma unroll
   for (int i = 0; i < Items; ++i) shared.index[padded(thread * Items + i)] = index[i];
   __syncthreads();
+  // Position p takes the key (and value) that started at shared.index[p]. (In a function of
+  // its own, this step made ptxas spill differently.)
+  constexpr bool has_values = has_values_v<Value>;
   Key keys[Items];
   Value values[has_values ? Items : 1];
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    const int position = i * Threads + thread;
-    if (position < count) {
-      const unsigned from = shared.index[padded(position)];
-      keys[i] = in_keys[from];
-      if constexpr (has_values) values[i] = in_values[from];
-    }
-  }
+  for_each_striped<Threads, Items>(count, [&](int j, int position) {
+    const unsigned from = shared.index[padded(position)];
+    keys[j] = in_keys[from];
+    if constexpr (has_values) values[j] = in_values[from];
+  });
   __syncthreads();  // in place: every key and value is read before any is overwritten
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    const int position = i * Threads + thread;
-    if (position < count) {
-      out_keys[position] = keys[i];
-      if constexpr (has_values) out_values[position] = values[i];
-    }
-  }
+  for_each_striped<Threads, Items>(count, [&](int j, int position) {
+    out_keys[position] = keys[j];
+    if constexpr (has_values) out_values[position] = values[j];
+  });
 }
 
-// Every unit of every level: sorted from wherever its keys are into the user's buffers.
+// sort_units for one block: each list tile is a unit to sort, or a tile's worth of an
+// all-equal unit to copy, from wherever its keys are into the user's buffers.
 template <class Shape, class Key, class Value>
-__global__ void __launch_bounds__(Shape::sort_threads,
-                                  min_blocks_per_multiprocessor(
-                                      Shape::sort_blocks_per_multiprocessor, Shape::sort_threads))
-    sort_units(Key* keys, const Key* alternate_keys, Value* values, const Value* alternate_values,
-               work_list<sort_unit> units, typename Shape::bits_type flip) {
-  constexpr int threads = Shape::sort_threads;
-  constexpr bool has_values = has_values_v<Value>;
+struct unit_sorter {
+  static constexpr int threads = Shape::sort_threads;
+  static constexpr bool has_values = has_values_v<Value>;
   using bits_type = typename Shape::bits_type;
   // Integer keys are their own sort bits, so a short unit can be padded with the last key
   // of the order: keys only, the network then carries no input positions.
-  constexpr bool pad_with_last_key = !has_values && std::is_integral_v<Key>;
+  static constexpr bool pad_with_last_key = !has_values && std::is_integral_v<Key>;
   using network_key = std::conditional_t<pad_with_last_key, Key, bits_type>;
-  __shared__ bitonic_tile_storage<Shape::unit_items, network_key, !pad_with_last_key> shared;
+  using storage_t = bitonic_tile_storage<Shape::unit_items, network_key, !pad_with_last_key>;
 
-  const unsigned long long reserved = *units.reservation;
-  const std::size_t entries = entries_of(reserved);
-  const unsigned long long tiles = tiles_of(reserved);
-  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const sort_unit unit = units.entries[warp_entry_of_tile(units.entries, entries, tile)];
-    if (unit.all_equal) {
-      // Only units in the alternate buffer are listed; one tile's worth per list tile.
-      const std::size_t begin = unit.begin + std::size_t(tile - unit.first_tile) * Shape::unit_items;
-      const std::size_t left = unit.end - begin;
-      const int count = int(left < std::size_t(Shape::unit_items) ? left : Shape::unit_items);
-      for (int i = int(threadIdx.x); i < count; i += threads) {
-        keys[begin + i] = alternate_keys[begin + i];
-        if constexpr (has_values) values[begin + i] = alternate_values[begin + i];
-      }
-      continue;
+  storage_t& shared;
+  Key* keys;
+  const Key* alternate_keys;
+  Value* values;
+  const Value* alternate_values;
+  bits_type flip;
+
+  // Only units in the alternate buffer are listed; one tile's worth per list tile.
+  __device__ __forceinline__ void copy_all_equal(const sort_unit& unit,
+                                                 unsigned long long tile) const {
+    const std::size_t begin = unit.begin + std::size_t(tile - unit.first_tile) * Shape::unit_items;
+    const std::size_t left = unit.end - begin;
+    const int count = int(left < std::size_t(Shape::unit_items) ? left : Shape::unit_items);
+    for (int i = int(threadIdx.x); i < count; i += threads) {
+      keys[begin + i] = alternate_keys[begin + i];
+      if constexpr (has_values) values[begin + i] = alternate_values[begin + i];
     }
+  }
+
+  // Sorts a unit of at most unit_items keys into the user's buffer: by the keys themselves
+  // where they are their own bits, else by their bits (sort_unit_by_bits).
+  __device__ __forceinline__ void sort(const sort_unit& unit) const {
     const Key* in_keys = unit.in_alternate ? alternate_keys : keys;
     const Value* in_values = unit.in_alternate ? alternate_values : values;
     const std::size_t value_offset = has_values ? unit.begin : 0;  // no values: null pointers
@@ -614,12 +759,36 @@ __global__ void __launch_bounds__(Shape::sort_threads,
           bits_type(descending_mask<bits_type>(Shape::traits::bits) ^ flip));
       sort_tile<threads, Shape::sort_items, false, false>(in_keys + unit.begin, keys + unit.begin,
                                                           in_values, values, count,
-                                                          ordered_less<Key>{flip}, shared, &last);
+                                                          ordered_bits_less<Key>{flip}, shared,
+                                                          &last);
     } else {
       sort_unit_by_bits<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin,
                                                     in_values + value_offset,
                                                     values + value_offset, count, flip, shared);
     }
+  }
+};
+
+// Every unit of every level: sorted from wherever its keys are into the user's buffers.
+template <class Shape, class Key, class Value>
+__global__ void __launch_bounds__(Shape::sort_threads,
+                                  min_blocks_per_multiprocessor(
+                                      Shape::sort_blocks_per_multiprocessor, Shape::sort_threads))
+    sort_units(Key* keys, const Key* alternate_keys, Value* values, const Value* alternate_values,
+               work_list<sort_unit> units, typename Shape::bits_type flip) {
+  using sorter_t = unit_sorter<Shape, Key, Value>;
+  __shared__ typename sorter_t::storage_t shared;
+  const sorter_t sorter{shared, keys, alternate_keys, values, alternate_values, flip};
+
+  const unsigned long long reserved = *units.reservation;
+  const std::size_t entries = entries_of(reserved);
+  const unsigned long long tiles = tiles_of(reserved);
+  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const sort_unit unit = units.entries[warp_entry_of_tile(units.entries, entries, tile)];
+    if (unit.all_equal)
+      sorter.copy_all_equal(unit, tile);
+    else
+      sorter.sort(unit);
   }
 }
 

@@ -121,7 +121,8 @@ TYPED_TEST_P(BucketBitonicSort, LargeInputsInEveryDistribution) {
 // the keys on one value: a bucket that no level can split.
 TYPED_TEST_P(BucketBitonicSort, TwoToThe25UniformAndZipfLikeKeys) {
   sweep_bucket_bitonic<TypeParam>(gpusort::bucket_bitonic, capped({two_to_the_25}),
-                                  {distribution::uniform, distribution::zipf_like}, calls::sort, 4);
+                                  {distribution::uniform, distribution::zipf_like}, calls::sort,
+                                  4);
 }
 
 inline void CUDART_CB hold_stream_100ms(void*) {

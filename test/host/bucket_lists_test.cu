@@ -4,6 +4,7 @@
 // to be small, small buckets fenced off by big ones, single keys spread over many windows) and
 // checks every list stays within its capacity.
 #include <gpusort/detail/backends/bucket_bitonic/dispatch.cuh>
+#include <gpusort/detail/policies/tuning/sm90.cuh>
 
 #include <gtest/gtest.h>
 
@@ -16,13 +17,14 @@ namespace bb = gpusort::backends::bucket_bitonic;
 
 namespace {
 
-// The shape of 4-byte keys with the default tuning, as far as capacities_for looks.
-struct four_byte_keys {
-  static constexpr int unit_items = 4096;
-  static constexpr int min_deeper_bucket_bits = 8;
-};
-constexpr int unit_items = four_byte_keys::unit_items;
-constexpr std::size_t small_limit = bb::small_bucket_limit(unit_items);
+// The shape of 4-byte keys with the default tuning.
+using four_byte_keys = bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, std::uint32_t>;
+static_assert(four_byte_keys::unit_items == 4096, "the fillings below assume 4096-key units");
+constexpr std::size_t small_limit = four_byte_keys::small_bucket_limit;
+constexpr std::size_t window = four_byte_keys::unit_window;
+constexpr std::size_t target_keys = four_byte_keys::target_bucket_keys;
+constexpr int first_bucket_bits = four_byte_keys::max_bucket_bits;
+constexpr int deeper_bucket_bits = four_byte_keys::min_deeper_bucket_bits;
 
 enum class filling { random, just_too_big, fenced_singles, spread_singles };
 
@@ -44,7 +46,8 @@ std::vector<std::size_t> bucket_counts(std::size_t count, int buckets, filling h
       break;
     case filling::fenced_singles:  // one key, then a big bucket: every single opens a unit
       for (std::size_t b = 0; b < counts.size() && left > 0; ++b) {
-        const std::size_t take = b % 2 == 0 ? 1 : (left < small_limit + 1 ? left : small_limit + 1);
+        const std::size_t take =
+            b % 2 == 0 ? 1 : (left < small_limit + 1 ? left : small_limit + 1);
         counts[b] = take;
         left -= take;
       }
@@ -87,11 +90,12 @@ list_use replay(std::size_t n, int first_bits, int levels, std::mt19937_64& rng)
       unsigned long long previous = 0;
       for (std::size_t c : counts) {
         if (c != 0) {
-          const bool small = bb::is_small_bucket(c, unit_items);
-          if (small && bb::opens_unit(previous, start, unit_items)) ++use.units;
+          const bool small = bb::is_small_bucket(c, small_limit);
+          if (small && bb::opens_unit(previous, start, window)) ++use.units;
           if (!small && last) ++use.units;  // one value: an all-equal unit
           if (!small && !last) {
-            const int bits = bb::deeper_level_bucket_bits(c, unit_items, 8, 11);
+            const int bits = bb::deeper_level_bucket_bits(c, target_keys, deeper_bucket_bits,
+                                                          first_bucket_bits);
             next.push_back({c, bits});
             counters += std::size_t(1) << bits;
           }
@@ -113,8 +117,8 @@ TEST(BucketLists, ReplayedPartitionsStayWithinTheCapacities) {
   std::mt19937_64 rng(2026);
   for (std::size_t n : {std::size_t(5000), std::size_t(100003), std::size_t(1) << 20,
                         (std::size_t(3) << 20) + 7}) {
-    const int first_bits = bb::first_level_bucket_bits(n, unit_items, 11);
-    const int levels = bb::partition_levels(32, first_bits, 8);
+    const int first_bits = bb::first_level_bucket_bits(n, target_keys, first_bucket_bits);
+    const int levels = bb::partition_levels(32, first_bits, deeper_bucket_bits);
     const bb::list_capacities capacity = bb::capacities_for<four_byte_keys>(n, first_bits, levels);
     for (int trial = 0; trial < 20; ++trial) {
       const list_use use = replay(n, first_bits, levels, rng);
@@ -130,13 +134,13 @@ TEST(BucketLists, ReplayedPartitionsStayWithinTheCapacities) {
 TEST(BucketLists, JustTooBigBucketsFillASizeableShareOfTheSegmentList) {
   std::mt19937_64 rng(1);
   const std::size_t n = std::size_t(1) << 20;
-  const int first_bits = bb::first_level_bucket_bits(n, unit_items, 11);
+  const int first_bits = bb::first_level_bucket_bits(n, target_keys, first_bucket_bits);
   const std::vector<std::size_t> counts =
       bucket_counts(n, 1 << first_bits, filling::just_too_big, rng);
   std::size_t segments = 0;
-  for (std::size_t c : counts) segments += bb::is_small_bucket(c, unit_items) ? 0 : 1;
+  for (std::size_t c : counts) segments += bb::is_small_bucket(c, small_limit) ? 0 : 1;
   const bb::list_capacities capacity = bb::capacities_for<four_byte_keys>(
-      n, first_bits, bb::partition_levels(32, first_bits, 8));
+      n, first_bits, bb::partition_levels(32, first_bits, deeper_bucket_bits));
   EXPECT_GE(segments * 3, capacity.segments);
   EXPECT_LE(segments, capacity.segments);
 }

@@ -2,6 +2,7 @@
 // indices, the number of partition levels, the packing of small buckets into sort units, and
 // the work lists' packed counters and tile lookup.
 #include <gpusort/detail/backends/bucket_bitonic/buckets.cuh>
+#include <gpusort/detail/policies/tuning/sm90.cuh>
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,18 @@
 namespace bb = gpusort::backends::bucket_bitonic;
 
 namespace {
+
+// The tuning whose bucket sizes (fractions of a sort unit) the tests take.
+using tuning = gpusort::bucket_bitonic_tuning_sm90;
+
+// A small bucket's limit and a unit's window, in keys, for units of unit_items keys.
+struct unit_packing {
+  std::size_t small_limit;
+  std::size_t window;
+};
+unit_packing packing_for(int unit_items) {
+  return {bb::small_bucket_limit<tuning>(unit_items), bb::unit_window<tuning>(unit_items)};
+}
 
 // The bucket bit counts the tuning uses, and a few around them.
 constexpr int bucket_bit_counts[] = {1, 2, 5, 8, 11, 16};
@@ -99,7 +112,8 @@ TEST(Buckets, EveryKeyOfTheRangeFallsInABucketAndTheMapIsMonotone) {
         const auto [min, max] = random_range(rng, width);
         const int shift = bb::bucket_shift(min, max, bucket_bits);
         SCOPED_TRACE(::testing::Message() << "width=" << width << " bucket_bits=" << bucket_bits
-                                          << " min=" << min << " max=" << max << " shift=" << shift);
+                                          << " min=" << min << " max=" << max
+                                          << " shift=" << shift);
         ASSERT_GE(shift, 0);
         ASSERT_LT(shift, width);
         const unsigned top = bb::bucket_of(max, min, shift);
@@ -169,7 +183,8 @@ TEST(Buckets, AfterPartitionLevelsEveryBucketHoldsOneValue) {
             // The child's widest possible key range; then a random sub-range holding its
             // actual keys (trial 0 keeps the widest, the worst case).
             const std::uint64_t child_min = min + (std::uint64_t(bucket) << shift);
-            const std::uint64_t child_span = std::min<std::uint64_t>((1ull << shift) - 1, max - child_min);
+            const std::uint64_t child_span =
+                std::min<std::uint64_t>((1ull << shift) - 1, max - child_min);
             std::uint64_t a = child_min, b = child_min + child_span;
             if (trial != 0) {
               a = random_key_in(rng, child_min, child_min + child_span);
@@ -206,47 +221,51 @@ TEST(Buckets, PartitionLevelsIsNoMoreThanTheWholeRangeNeeds) {
   EXPECT_EQ(bb::partition_levels(16, 11, 8), 2);
 }
 
-// The first level's bucket count grows with n until a bucket averages at most half a small
-// bucket, between 2 and 2^max_bits buckets, and is the smallest such count.
-TEST(Buckets, FirstLevelUsesTheFewestBucketsThatAverageHalfASmallBucket) {
+// The first level's bucket count grows with n until a bucket averages at most the target,
+// between 2 and 2^max_bits buckets, and is the smallest such count.
+TEST(Buckets, FirstLevelUsesTheFewestBucketsThatMeetTheTarget) {
   for (int unit_items : {512, 2048, 4096})
     for (int max_bits : {1, 8, 11}) {
+      const std::size_t target = bb::target_bucket_keys<tuning>(unit_items);
       int previous = 1;
       for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(4096),
                             std::size_t(4097), std::size_t(65521), std::size_t(1) << 20,
                             (std::size_t(1) << 22) + 3, std::size_t(1) << 25,
                             std::size_t(1) << 33, ~std::size_t(0)}) {
-        const int bits = bb::first_level_bucket_bits(n, unit_items, max_bits);
-        const std::size_t per_bucket = bb::small_bucket_limit(unit_items) / 2;
+        const int bits = bb::first_level_bucket_bits(n, target, max_bits);
         SCOPED_TRACE(::testing::Message() << "n=" << n << " unit_items=" << unit_items
                                           << " max_bits=" << max_bits << " bits=" << bits);
         EXPECT_GE(bits, 1);
         EXPECT_LE(bits, max_bits);
         EXPECT_GE(bits, previous);  // monotone in n
         previous = bits;
-        if (bits < max_bits) EXPECT_LE(n >> bits, per_bucket);
-        if (bits > 1) EXPECT_GT(n >> (bits - 1), per_bucket);
+        if (bits < max_bits) EXPECT_LE(n >> bits, target);
+        if (bits > 1) EXPECT_GT(n >> (bits - 1), target);
       }
     }
-  EXPECT_EQ(bb::first_level_bucket_bits(std::size_t(1) << 25, 4096, 11), 11);
-  EXPECT_EQ(bb::first_level_bucket_bits(4096, 4096, 11), 3);  // 512 keys per bucket
+  // The tuning aims at half a small bucket: 512 keys of a 4096-key unit.
+  const std::size_t target = bb::target_bucket_keys<tuning>(4096);
+  EXPECT_EQ(target, 512u);
+  EXPECT_EQ(target, bb::small_bucket_limit<tuning>(4096) / 2);
+  EXPECT_EQ(bb::first_level_bucket_bits(std::size_t(1) << 25, target, 11), 11);
+  EXPECT_EQ(bb::first_level_bucket_bits(4096, target, 11), 3);  // 512 keys per bucket
 }
 
 // A small bucket and a window fill a unit together: limit + window <= unit_items.
 TEST(Buckets, SmallBucketsAndWindowsFitAUnitTogether) {
-  EXPECT_EQ(bb::small_bucket_limit(4096), 1024u);
-  EXPECT_EQ(bb::unit_window(4096), 3072u);
-  EXPECT_TRUE(bb::is_small_bucket(0, 4096));
-  EXPECT_TRUE(bb::is_small_bucket(1024, 4096));
-  EXPECT_FALSE(bb::is_small_bucket(1025, 4096));
-  EXPECT_EQ(bb::window_of(3071, 4096), 0u);
-  EXPECT_EQ(bb::window_of(3072, 4096), 1u);
+  const unit_packing u32 = packing_for(4096);
+  EXPECT_EQ(u32.small_limit, 1024u);
+  EXPECT_EQ(u32.window, 3072u);
+  EXPECT_TRUE(bb::is_small_bucket(0, u32.small_limit));
+  EXPECT_TRUE(bb::is_small_bucket(1024, u32.small_limit));
+  EXPECT_FALSE(bb::is_small_bucket(1025, u32.small_limit));
+  EXPECT_EQ(bb::window_of(3071, u32.window), 0u);
+  EXPECT_EQ(bb::window_of(3072, u32.window), 1u);
   for (int unit_items = 4; unit_items <= 65536; unit_items += unit_items / 4 + 1) {
-    EXPECT_GE(bb::small_bucket_limit(unit_items), 1u) << unit_items;
-    EXPECT_GE(bb::unit_window(unit_items), 1u) << unit_items;
-    EXPECT_LE(bb::unit_window(unit_items) - 1 + bb::small_bucket_limit(unit_items),
-              std::size_t(unit_items))
-        << unit_items;
+    const unit_packing packing = packing_for(unit_items);
+    EXPECT_GE(packing.small_limit, 1u) << unit_items;
+    EXPECT_GE(packing.window, 1u) << unit_items;
+    EXPECT_LE(packing.window - 1 + packing.small_limit, std::size_t(unit_items)) << unit_items;
   }
 }
 
@@ -261,13 +280,13 @@ TEST(Buckets, BucketMarkersOrderByStartAndCarrySmallness) {
     EXPECT_LT(bb::bucket_marker(start, false), bb::bucket_marker(start + 1, true));
     EXPECT_LT(bb::bucket_marker(start, true), bb::bucket_marker(start + 1, false));
   }
-  const int unit_items = 4096;
-  EXPECT_TRUE(bb::opens_unit(0, 5, unit_items));  // the segment's first bucket
-  EXPECT_FALSE(bb::opens_unit(bb::bucket_marker(0, true), 3071, unit_items));  // same window
-  EXPECT_TRUE(bb::opens_unit(bb::bucket_marker(0, true), 3072, unit_items));   // next window
-  EXPECT_TRUE(bb::opens_unit(bb::bucket_marker(0, false), 10, unit_items));  // after a large one
+  const std::size_t window = packing_for(4096).window;
+  EXPECT_TRUE(bb::opens_unit(0, 5, window));  // the segment's first bucket
+  EXPECT_FALSE(bb::opens_unit(bb::bucket_marker(0, true), 3071, window));  // same window
+  EXPECT_TRUE(bb::opens_unit(bb::bucket_marker(0, true), 3072, window));   // next window
+  EXPECT_TRUE(bb::opens_unit(bb::bucket_marker(0, false), 10, window));  // after a large one
   const std::size_t far = (std::size_t(1) << 33) + 7;
-  EXPECT_FALSE(bb::opens_unit(bb::bucket_marker(far, true), far + 1, unit_items));
+  EXPECT_FALSE(bb::opens_unit(bb::bucket_marker(far, true), far + 1, window));
 }
 
 namespace {
@@ -285,6 +304,7 @@ struct sort_unit {
 // large bucket.
 std::vector<sort_unit> pack_small_buckets(const std::vector<std::size_t>& counts, int unit_items,
                                           std::vector<long>& unit_of_bucket) {
+  const unit_packing packing = packing_for(unit_items);
   std::vector<sort_unit> units;
   unit_of_bucket.assign(counts.size(), -1);
   std::size_t start = 0;
@@ -293,12 +313,12 @@ std::vector<sort_unit> pack_small_buckets(const std::vector<std::size_t>& counts
   bool previous_was_small = false;
   for (std::size_t b = 0; b < counts.size(); ++b) {
     const std::size_t count = counts[b];
-    const bool small = bb::is_small_bucket(count, unit_items);
+    const bool small = bb::is_small_bucket(count, packing.small_limit);
     const unsigned long long marker = count != 0 ? bb::bucket_marker(start, small) : 0;
     if (count != 0) {
       EXPECT_EQ(scanned_marker, previous_marker) << "bucket " << b;
       if (small) {
-        if (bb::opens_unit(scanned_marker, start, unit_items)) {
+        if (bb::opens_unit(scanned_marker, start, packing.window)) {
           units.push_back({start, start + count});
         } else {
           EXPECT_TRUE(previous_was_small)
@@ -321,7 +341,7 @@ std::vector<sort_unit> pack_small_buckets(const std::vector<std::size_t>& counts
 // right at the small/large boundary, and large ones.
 std::vector<std::size_t> random_bucket_counts(std::mt19937_64& rng, std::size_t buckets,
                                               int unit_items) {
-  const std::size_t limit = bb::small_bucket_limit(unit_items);
+  const std::size_t limit = packing_for(unit_items).small_limit;
   std::vector<std::size_t> counts(buckets);
   const int style = int(rng() % 4);  // mostly tiny, mostly mid-sized, mixed, boundary-heavy
   for (auto& c : counts) {
@@ -351,11 +371,12 @@ TEST(Buckets, PackedUnitsFitASortUnitAndCoverEverySmallBucketOnce) {
       std::vector<long> unit_of_bucket;
       const std::vector<sort_unit> units = pack_small_buckets(counts, unit_items, unit_of_bucket);
       ASSERT_FALSE(::testing::Test::HasFailure());
+      const std::size_t small_limit = packing_for(unit_items).small_limit;
 
       std::vector<std::size_t> keys_in_unit(units.size(), 0);
       std::size_t start = 0;
       for (std::size_t b = 0; b < counts.size(); ++b) {
-        const bool small = counts[b] != 0 && bb::is_small_bucket(counts[b], unit_items);
+        const bool small = counts[b] != 0 && bb::is_small_bucket(counts[b], small_limit);
         if (small) {
           ASSERT_GE(unit_of_bucket[b], 0) << "small bucket " << b << " is in no unit";
           const sort_unit& unit = units[std::size_t(unit_of_bucket[b])];
@@ -448,7 +469,8 @@ TEST(Buckets, EntryOfTileFindsTheEntryThatOwnsTheTile) {
     }
     std::vector<std::size_t> owner(next_tile);
     for (std::size_t i = 0; i < count; ++i)
-      for (unsigned long long t = 0; t < entries[i].tiles; ++t) owner[entries[i].first_tile + t] = i;
+      for (unsigned long long t = 0; t < entries[i].tiles; ++t)
+        owner[entries[i].first_tile + t] = i;
     for (unsigned long long tile = 0; tile < next_tile; ++tile)
       ASSERT_EQ(bb::entry_of_tile(entries.data(), count, tile), owner[tile])
           << "trial " << trial << ", " << count << " entries, tile " << tile;
