@@ -10,6 +10,7 @@
 //   higher bits               has them in two warps: exchanged through shared memory.
 #pragma once
 
+#include "striped_tile.cuh"
 #include "tiles.cuh"
 
 #include <cstddef>
@@ -221,7 +222,7 @@ __device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys,
   unsigned index[Items];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    index[i] = unsigned(i * Threads + thread);
+    index[i] = unsigned(striped_index<Threads>(i));
     // Padding: a copy of the tile's first key (see tile_order), or the given one.
     if (padding == nullptr || int(index[i]) < count)
       keys[i] = in_keys[int(index[i]) < count ? index[i] : 0u];
@@ -240,23 +241,18 @@ __device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys,
   __syncthreads();
   if constexpr (has_values) {
     Value values[Items];
+    // Written out: through for_each_striped, the compiler handled the network's 16-bit
+    // indices differently (a few more conversions).
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
       const int position = i * Threads + thread;
       if (position < count) values[i] = in_values[shared.index[padded(position)]];
     }
     __syncthreads();  // sorting in place: every value is read before any is overwritten
-#pragma unroll
-    for (int i = 0; i < Items; ++i) {
-      const int position = i * Threads + thread;
-      if (position < count) out_values[position] = values[i];
-    }
+    store_striped<Threads, Items>(out_values, count, values);
   }
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    const int position = i * Threads + thread;
-    if (position < count) out_keys[position] = shared.keys[padded(position)];
-  }
+  for_each_striped<Threads, Items>(
+      count, [&](int, int position) { out_keys[position] = shared.keys[padded(position)]; });
 }
 
 }  // namespace gpusort::backends

@@ -83,9 +83,8 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   for (int pass = 0; pass < passes; ++pass) {
     const std::size_t run_width = std::size_t(shape::tile_items) << pass;
     const std::size_t merge_blocks = merge_block_count(n, run_width, shape::chunk_items);
-    const auto search_grid =
-        unsigned(tile_count(merge_blocks, split_search_blocks_per_launch_block));
-    find_splits<shape><<<search_grid, split_search_threads, 0, stream>>>(
+    const auto search_grid = unsigned(tile_count(merge_blocks, shape::split_searches_per_block));
+    find_splits<shape><<<search_grid, shape::split_search_threads, 0, stream>>>(
         from_keys, n, run_width, merge_blocks, splits, splits_disagreed, comp);
     detail::check_launch("merge sort: find_splits");
     merge_runs<shape><<<unsigned(merge_blocks), shape::merge_threads, 0, stream>>>(

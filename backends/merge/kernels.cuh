@@ -13,6 +13,7 @@
 
 #include "../common/tiles.cuh"
 #include "../common/bitonic_tile.cuh"
+#include "../common/striped_tile.cuh"
 #include "merge_path.cuh"
 
 #include <cstddef>
@@ -43,7 +44,13 @@ struct merge_shape {
       Tuning::merge_items_per_thread < fitting_merge_items ? Tuning::merge_items_per_thread
                                                            : fitting_merge_items;
   static constexpr int chunk_items = merge_threads * merge_items_per_thread;
-  static_assert(tile_items <= 65536 && chunk_items <= 65536, "positions are 16-bit in shared memory");
+  static_assert(tile_items <= 65536 && chunk_items <= 65536,
+                "positions are 16-bit in shared memory");
+  // find_splits: one search per thread; each launch block also searches the first merge block
+  // of the next, so it covers one merge block fewer than it has threads.
+  static constexpr int split_search_threads = Tuning::split_search_threads;
+  static_assert(split_search_threads >= 2, "split_search_threads: at least 2");
+  static constexpr int split_searches_per_block = split_search_threads - 1;
 };
 
 // Grid: one block per tile, starting at tile `first_tile`. Without TrackIndex every tile
@@ -65,26 +72,22 @@ __global__ void __launch_bounds__(Shape::tile_threads)
       out_values + value_offset, tile.count, comp, shared);
 }
 
-// find_splits' block size. Its blocks overlap by one merge block (see there).
-constexpr int split_search_threads = 128;
-constexpr int split_search_blocks_per_launch_block = split_search_threads - 1;
-
-// Grid: one thread per merge block, split_search_threads per launch block, each launch block
-// also searching the first merge block of the next (so every thread sees the split after its
-// own). splits[block] = how many of the keys before the block's first output position, within
-// its pair of runs, come from run a. A plain binary search per thread: the upper levels of all
-// searches in a pair share cache lines; a warp-wide 32-way search per block was tried and read
-// several times more memory (26 us per pass at 2^26).
+// Grid: one thread per merge block, Shape::split_search_threads per launch block, each
+// launch block also searching the first merge block of the next (so every thread sees the
+// split after its own). splits[block] = how many of the keys before the block's first output
+// position, within its pair of runs, come from run a. A plain binary search per thread: the
+// upper levels of all searches in a pair share cache lines; a warp-wide 32-way search per
+// block was tried and read several times more memory (26 us per pass at 2^26).
 // A comparator that is no strict weak ordering can make neighbouring splits disagree; then
 // *disagreed is set and merge_runs passes keys through unmerged (a permutation, not sorted).
 template <class Shape, class Key, class Compare>
-__global__ void __launch_bounds__(split_search_threads)
+__global__ void __launch_bounds__(Shape::split_search_threads)
     find_splits(const Key* keys, std::size_t n, std::size_t run_width, std::size_t merge_blocks,
                 std::size_t* splits, unsigned* disagreed, Compare comp) {
-  __shared__ std::size_t found[split_search_threads];
+  constexpr int searches_per_block = Shape::split_searches_per_block;
+  __shared__ std::size_t found[Shape::split_search_threads];
   const int thread = int(threadIdx.x);
-  const std::size_t block =
-      std::size_t(blockIdx.x) * split_search_blocks_per_launch_block + std::size_t(thread);
+  const std::size_t block = std::size_t(blockIdx.x) * searches_per_block + std::size_t(thread);
   const bool searching = block < merge_blocks;
   const merge_block_range range =
       merge_block_of(searching ? block : 0, run_width, Shape::chunk_items, n);
@@ -94,7 +97,7 @@ __global__ void __launch_bounds__(split_search_threads)
                                      range.diagonal_begin, comp);
   }
   __syncthreads();
-  if (!searching || thread == split_search_blocks_per_launch_block) return;
+  if (!searching || thread == searches_per_block) return;
   splits[block] = found[thread];
   if (block + 1 < merge_blocks) {
     const merge_block_range next = merge_block_of(block + 1, run_width, Shape::chunk_items, n);
@@ -123,30 +126,30 @@ struct merge_storage {
   int warp_splits[Threads / 32];
 };
 
-// One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
-// merge_block_of range; `splits` and `disagreed` from find_splits. Reads in_*, writes out_*
-// (distinct buffers). Where splits disagree (a comparator that is no strict weak ordering),
-// the block copies its range through unmerged: the output stays a permutation of the input.
-template <class Shape, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(Shape::merge_threads)
-    merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-               std::size_t n, std::size_t run_width, const std::size_t* splits,
-               const unsigned* disagreed, Compare comp) {
-  constexpr int threads = Shape::merge_threads;
-  constexpr int items = Shape::merge_items_per_thread;
-  constexpr int chunk = Shape::chunk_items;
-  constexpr bool has_values = has_values_v<Value>;
-  __shared__ merge_storage<threads, chunk, Key, has_values> shared;
-  const int thread = int(threadIdx.x);
+// A merge block's pieces of its pair of runs, in input positions: a's [a_begin, a_begin +
+// a_length), then b's from b_begin, `count` keys in all, merged into [out_begin, out_begin +
+// count). Piece position p is the p-th of those keys, a's first.
+struct merge_pieces {
+  std::size_t a_begin;
+  std::size_t b_begin;
+  std::size_t out_begin;
+  int count;
+  int a_length;
 
-  // 1. The block's pair of runs, and its piece of each: from its split to the next block's,
-  //    or to the end of run a when it is the pair's last block.
-  const merge_block_range range = merge_block_of(blockIdx.x, run_width, chunk, n);
+  // to = piece position p of `in` (keys or values), from a's piece or from b's. An
+  // assignment: a returned copy of a struct key compiled to a different load sequence.
+  template <class T>
+  __device__ __forceinline__ void read(T& to, const T* in, int p) const {
+    to = p < a_length ? in[a_begin + p] : in[b_begin + (p - a_length)];
+  }
+};
+
+// The block's piece of each run: from its split to the next block's, or to the end of run a
+// when it is the pair's last block. Not for an empty block (diagonal_begin == diagonal_end).
+__device__ __forceinline__ merge_pieces find_pieces(const merge_block_range& range,
+                                                    const std::size_t* splits,
+                                                    const unsigned* disagreed) {
   const std::size_t pair_count = range.a_count + range.b_count;
-  if (range.diagonal_begin == range.diagonal_end) return;  // the whole block: no barrier yet
-  const Key* a = in_keys + range.begin;
-  const Key* b = a + range.a_count;
-  const std::size_t out_begin = range.begin + range.diagonal_begin;
   const int count = int(range.diagonal_end - range.diagonal_begin);
   std::size_t a_from = splits[blockIdx.x];
   const std::size_t a_to =
@@ -157,106 +160,175 @@ __global__ void __launch_bounds__(Shape::merge_threads)
                                                              std::size_t(count), a_to);
   if (pass_through) a_from = range.diagonal_begin;
   const std::size_t b_from = range.diagonal_begin - a_from;
-  const int a_length = pass_through ? count : int(a_to - a_from);
-  const int b_length = count - a_length;
+  return {range.begin + a_from, range.begin + range.a_count + b_from,
+          range.begin + range.diagonal_begin, count, pass_through ? count : int(a_to - a_from)};
+}
 
-  // 2. Load both pieces, coalesced: a's at [0, a_length), b's after it. Unrolled into
-  //    registers first, so that all of a thread's loads are in flight at once.
-  Key loaded[items];
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    const int position = i * threads + thread;
-    if (position < count)
-      loaded[i] = position < a_length ? a[a_from + position] : b[b_from + (position - a_length)];
-  }
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    const int position = i * threads + thread;
-    if (position < count) shared.keys[position] = loaded[i];
-  }
-  __syncthreads();
+// One merge block of merge_runs, step by step: each step ends with the barrier (if any) that
+// the next one needs.
+template <class Shape, class Key, class Value, class Compare>
+struct merge_block {
+  static constexpr int threads = Shape::merge_threads;
+  static constexpr int items = Shape::merge_items_per_thread;
+  static constexpr bool has_values = has_values_v<Value>;
+  using storage_t = merge_storage<threads, Shape::chunk_items, Key, has_values>;
 
-  // 3. Each thread merges `items` outputs from its own diagonal of the piece.
-  const Key* piece_a = shared.keys;
-  const Key* piece_b = shared.keys + a_length;
-  const int diagonal = thread * items < count ? thread * items : count;
-  const int split = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
-  if (thread % 32 == 0) shared.warp_splits[thread / 32] = split;
-  int from_a = split;
-  int from_b = diagonal - from_a;
-  Key a_key, b_key;
-  if (from_a < a_length) a_key = piece_a[from_a];
-  if (from_b < b_length) b_key = piece_b[from_b];
-  Key merged[items];
-  int source[items];
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    // Ties take a's key: the merge is stable.
-    const bool take_a = from_b >= b_length || (from_a < a_length && !comp(b_key, a_key));
-    merged[i] = take_a ? a_key : b_key;
-    source[i] = take_a ? from_a : a_length + from_b;
-    if (take_a) {
-      if (++from_a < a_length) a_key = piece_a[from_a];
-    } else {
-      if (++from_b < b_length) b_key = piece_b[from_b];
-    }
-  }
-  __syncthreads();  // everyone has read the pieces; the buffer now stages the output
+  storage_t& shared;
+  const merge_pieces& pieces;
+  const Compare& comp;
 
-  //    Each thread must end where the next one starts, as the blocks must (see find_splits);
-  //    a comparator that is no strict weak ordering can break that, and the threads would
-  //    lose and duplicate keys. (The last thread that merges anything takes all that is left
-  //    after its split, exactly, so it cannot break it.)
-  int next_split = __shfl_down_sync(0xffffffffu, split, 1);
-  if (thread % 32 == 31 && thread + 1 < threads) next_split = shared.warp_splits[thread / 32 + 1];
-  const bool disagrees = diagonal + items < count && from_a != next_split;
+  // This thread's first output: `items` consecutive outputs per thread, none past the end.
+  __device__ __forceinline__ int first_output() const {
+    const int first = int(threadIdx.x) * items;
+    return first < pieces.count ? first : pieces.count;
+  }
 
-  // 4. Stage in output order, then striped, coalesced stores; values gathered from their
-  //    keys' sources. Where any threads disagreed, the block then writes its pieces over that
-  //    as they are (a's, then b's): still a permutation.
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    const int position = diagonal + i;
-    if (position < count) {
-      shared.keys[staged<items>(position)] = merged[i];
-      if constexpr (has_values) shared.source[staged<items>(position)] = (unsigned short)source[i];
-    }
+  // Both pieces into shared memory, coalesced, a's at [0, a_length) and b's after it: through
+  // registers first, so that all of a thread's loads are in flight at once.
+  __device__ __forceinline__ void load_pieces(const Key* in_keys, Key (&loaded)[items]) {
+    for_each_striped<threads, items>(
+        pieces.count, [&](int j, int position) { pieces.read(loaded[j], in_keys, position); });
+    store_striped<threads, items>(shared.keys, pieces.count, loaded);
+    __syncthreads();
   }
-  const bool unmerged = __syncthreads_or(disagrees);
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    const int position = i * threads + thread;
-    if (position < count) out_keys[out_begin + position] = shared.keys[staged<items>(position)];
-  }
-  const std::size_t a_values_at = range.begin + a_from;
-  const std::size_t b_values_at = range.begin + range.a_count + b_from;
-  if constexpr (has_values) {
-    const Value* a_values = in_values + a_values_at;
-    const Value* b_values = in_values + b_values_at;
-    Value values[items];
+
+  // Each thread merges its `items` outputs from its own diagonal of the pieces: merged[i] is
+  // output first_output() + i, source[i] its piece position. Returns whether the thread's
+  // merge misses the next thread's start (see misses_next_thread).
+  __device__ __forceinline__ bool merge_in_shared(Key (&merged)[items], int (&source)[items]) {
+    const int thread = int(threadIdx.x);
+    const int a_length = pieces.a_length;
+    const int b_length = pieces.count - a_length;
+    const Key* piece_a = shared.keys;
+    const Key* piece_b = shared.keys + a_length;
+    const int diagonal = first_output();
+    const int split = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
+    if (thread % 32 == 0) shared.warp_splits[thread / 32] = split;
+    int from_a = split;
+    int from_b = diagonal - from_a;
+    Key a_key, b_key;
+    if (from_a < a_length) a_key = piece_a[from_a];
+    if (from_b < b_length) b_key = piece_b[from_b];
 #pragma unroll
     for (int i = 0; i < items; ++i) {
-      const int position = i * threads + thread;
-      if (position < count) {
-        const int from = shared.source[staged<items>(position)];
-        values[i] = from < a_length ? a_values[from] : b_values[from - a_length];
+      // Ties take a's key: the merge is stable.
+      const bool take_a = from_b >= b_length || (from_a < a_length && !comp(b_key, a_key));
+      merged[i] = take_a ? a_key : b_key;
+      source[i] = take_a ? from_a : a_length + from_b;
+      if (take_a) {
+        if (++from_a < a_length) a_key = piece_a[from_a];
+      } else {
+        if (++from_b < b_length) b_key = piece_b[from_b];
       }
     }
+    __syncthreads();  // everyone has read the pieces; the buffer now stages the output
+    return misses_next_thread(split, from_a);
+  }
+
+  // Each thread must end where the next one starts, as the blocks must (see find_splits); a
+  // comparator that is no strict weak ordering can break that, and the threads would lose and
+  // duplicate keys. (The last thread that merges anything takes all that is left after its
+  // split, exactly, so it cannot break it.) Reads the warp splits: after merge_in_shared's
+  // barrier.
+  __device__ __forceinline__ bool misses_next_thread(int split, int end) const {
+    const int thread = int(threadIdx.x);
+    int next_split = __shfl_down_sync(0xffffffffu, split, 1);
+    if (thread % 32 == 31 && thread + 1 < threads)
+      next_split = shared.warp_splits[thread / 32 + 1];
+    return first_output() + items < pieces.count && end != next_split;
+  }
+
+  // The merged keys (and their sources) into shared memory in output order, for coalesced
+  // stores. Returns whether any thread's merge missed the next one's start: then the block
+  // stores its pieces unmerged.
+  __device__ __forceinline__ bool stage_in_output_order(const Key (&merged)[items],
+                                                        const int (&source)[items],
+                                                        bool misses_next) {
+    const int diagonal = first_output();
 #pragma unroll
     for (int i = 0; i < items; ++i) {
-      const int position = i * threads + thread;
-      if (position < count) out_values[out_begin + position] = values[i];
+      const int position = diagonal + i;
+      if (position < pieces.count) {
+        shared.keys[staged<items>(position)] = merged[i];
+        if constexpr (has_values)
+          shared.source[staged<items>(position)] = (unsigned short)source[i];
+      }
     }
+    return __syncthreads_or(misses_next);
   }
-  if (unmerged) {  // rare: each thread overwrites the positions it has just written
-    for (int position = thread; position < count; position += threads) {
-      const bool in_a = position < a_length;
-      out_keys[out_begin + position] = in_a ? a[a_from + position] : b[b_from + (position - a_length)];
+
+  // Striped, coalesced stores of the staged keys.
+  __device__ __forceinline__ void store_merged_keys(Key* out_keys) const {
+    Key* out = out_keys + pieces.out_begin;
+    for_each_striped<threads, items>(pieces.count, [&](int, int position) {
+      out[position] = shared.keys[staged<items>(position)];
+    });
+  }
+
+  // Each value gathered from its key's source in the input, in the striped order of the
+  // keys' stores.
+  __device__ __forceinline__ void gather_values(const Value* in_values,
+                                                Value (&values)[items]) const {
+    const Value* a_values = in_values + pieces.a_begin;
+    const Value* b_values = in_values + pieces.b_begin;
+    const int a_length = pieces.a_length;
+    for_each_striped<threads, items>(pieces.count, [&](int j, int position) {
+      const int from = shared.source[staged<items>(position)];
+      values[j] = from < a_length ? a_values[from] : b_values[from - a_length];
+    });
+  }
+
+  // Striped, coalesced stores of the gathered values.
+  __device__ __forceinline__ void store_values(Value* out_values,
+                                               const Value (&values)[items]) const {
+    store_striped<threads, items>(out_values + pieces.out_begin, pieces.count, values);
+  }
+
+  // Rare: where any thread's merge missed the next one's start, the block writes its pieces
+  // as they are (a's, then b's) over what it has just written: still a permutation.
+  __device__ __forceinline__ void store_unmerged(const Key* in_keys, Key* out_keys,
+                                                 const Value* in_values, Value* out_values) const {
+    for (int position = int(threadIdx.x); position < pieces.count; position += threads) {
+      pieces.read(out_keys[pieces.out_begin + position], in_keys, position);
       if constexpr (has_values)
-        out_values[out_begin + position] = in_a ? in_values[a_values_at + position]
-                                                : in_values[b_values_at + (position - a_length)];
+        pieces.read(out_values[pieces.out_begin + position], in_values, position);
     }
   }
+};
+
+// One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
+// merge_block_of range; `splits` and `disagreed` from find_splits. Reads in_*, writes out_*
+// (distinct buffers). Where splits disagree (a comparator that is no strict weak ordering),
+// the block copies its range through unmerged: the output stays a permutation of the input.
+template <class Shape, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(Shape::merge_threads)
+    merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
+               std::size_t n, std::size_t run_width, const std::size_t* splits,
+               const unsigned* disagreed, Compare comp) {
+  using block_t = merge_block<Shape, Key, Value, Compare>;
+  constexpr int items = block_t::items;
+  __shared__ typename block_t::storage_t shared;
+
+  const merge_block_range range = merge_block_of(blockIdx.x, run_width, Shape::chunk_items, n);
+  if (range.diagonal_begin == range.diagonal_end) return;  // the whole block: no barrier yet
+  const merge_pieces pieces = find_pieces(range, splits, disagreed);
+  block_t block{shared, pieces, comp};
+
+  // The steps' register arrays are declared here, not in the steps: declared inside, they
+  // compiled to other code (the u32 + u32 merge took 88 registers instead of 80).
+  Key loaded[items];
+  block.load_pieces(in_keys, loaded);
+  Key merged[items];
+  int source[items];
+  const bool misses_next = block.merge_in_shared(merged, source);
+  const bool unmerged = block.stage_in_output_order(merged, source, misses_next);
+  block.store_merged_keys(out_keys);
+  if constexpr (block_t::has_values) {
+    Value values[items];
+    block.gather_values(in_values, values);
+    block.store_values(out_values, values);
+  }
+  if (unmerged) block.store_unmerged(in_keys, out_keys, in_values, out_values);
 }
 
 }  // namespace gpusort::backends::merge

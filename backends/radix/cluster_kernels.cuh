@@ -18,6 +18,7 @@
 
 #include <gpusort/detail/policies/key_traits.cuh>
 #include "../common/ordered_bits.cuh"
+#include "../common/striped_tile.cuh"
 #include "../common/tiles.cuh"
 #include "digits.cuh"
 
@@ -110,7 +111,6 @@ struct cluster_block {
   static constexpr int tile_items = Shape::tile_items;
   static constexpr int digits = Shape::digits;
   static constexpr int bins_per_thread = rank_t::BINS_PER_THREAD;
-  static constexpr int warp_threads = 32;
 
   storage_t& shared;
   cooperative_groups::cluster_group cluster;
@@ -134,14 +134,15 @@ struct cluster_block {
     return alone ? local : cluster.map_shared_rank(local, rank);
   }
 
-  // The rank's order (see onesweep_tile::warp_striped): item j of each thread.
-  __device__ __forceinline__ static int warp_striped(int j) {
-    return int(threadIdx.x) / warp_threads * warp_threads * items + j * warp_threads +
-           int(threadIdx.x) % warp_threads;
-  }
-
-  __device__ __forceinline__ bits_type bits_of(const key_type& key) const {
-    return ordered_bits(key, flip);
+  // The keys and values this block owns, in the rank's order (warp_striped_index), from
+  // keys[first, first + count) and values alike: the input, or the block's buffers.
+  __device__ __forceinline__ void load_owned(const key_type* keys, const Value* values, int first,
+                                             key_type (&tile_keys)[items],
+                                             Value (&tile_values)[items]) const {
+    for_each_warp_striped<items>(count, [&](int j, int i) {
+      tile_keys[j] = keys[first + i];
+      if constexpr (Shape::has_values) tile_values[j] = values[first + i];
+    });
   }
 
   // One pass: the keys and values this block owns in, their new owners' buffers (or, in the
@@ -150,37 +151,66 @@ struct cluster_block {
                                        Value (&tile_values)[items], key_type* keys_out,
                                        Value* values_out) {
     bits_type tile_bits[items];
-#pragma unroll
-    for (int j = 0; j < items; ++j)
-      tile_bits[j] = warp_striped(j) < count ? bits_of(tile_keys[j]) : bits_type(~bits_type(0));
-
-    int counts[bins_per_thread];
     int ranks[items];
     int digit_prefix[bins_per_thread];
-    rank_t(shared.staging.rank)
-        .RankKeys(tile_bits, ranks, pass_digit<bits_type>{pass_index, Shape::digit_bits},
-                  digit_prefix,
-                  tile_digit_counts<bins_per_thread, keep_block_count>{
-                      digits, tile_items - count, counts, keep_block_count{shared.digit_counts}});
+    rank_digits(pass_index, tile_keys, tile_bits, ranks, digit_prefix);
     if (alone) {
       keep_in_rank_order(ranks, tile_keys, tile_values, keys_out, values_out);
       return;
     }
     __syncthreads();  // the rank is done with its counters: the staging takes the keys
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      if (warp_striped(j) < count) {
-        shared.staging.keys[ranks[j]] = tile_keys[j];
-        shared.staged_digits[ranks[j]] =
-            std::uint8_t(digit_of(tile_bits[j], pass_index, Shape::digit_bits));
-      }
-    }
+    stage_keys(pass_index, tile_keys, tile_bits, ranks);
     sync_cluster();  // every block's counts are final; every block holds its keys in registers
 
-    // Each digit's output start (all blocks' smaller digits) and this block's offset within
-    // the digit (lower-ranked blocks' keys of the digit).
-    int totals[bins_per_thread];
-    int before[bins_per_thread];
+    const bool single_digit = place_digits(digit_prefix);
+    const bool last = keys_out != nullptr;
+    // In the last pass the other blocks' counts have been read here; the block may not exit
+    // before every block has read its counts (waited for at the end of the kernel).
+    if (last && !alone) cluster.barrier_arrive();
+    // A pass whose digit is the same for every key would move every key to where it is: each
+    // block keeps its keys instead (the last pass still writes them out).
+    const bool moves = __syncthreads_or(single_digit) == 0 || last;
+    if (!moves) {
+      keep_in_place(tile_keys, tile_values);
+      return;
+    }
+    scatter(shared.staging.keys, shared.keys, keys_out);
+    if constexpr (Shape::has_values) scatter_values(ranks, tile_values, values_out);
+  }
+
+  // Each key's place in the block's keys sorted by digit (ranks), and where this thread's
+  // digits start among them; the block's digit counts go to shared memory for the cluster.
+  // Keys past the block's count rank last (the largest digit): they never move.
+  __device__ __forceinline__ void rank_digits(int pass_index, const key_type (&tile_keys)[items],
+                                              bits_type (&tile_bits)[items], int (&ranks)[items],
+                                              int (&digit_prefix)[bins_per_thread]) {
+#pragma unroll
+    for (int j = 0; j < items; ++j)
+      tile_bits[j] = warp_striped_index<items>(j) < count ? ordered_bits(tile_keys[j], flip)
+                                                          : bits_type(~bits_type(0));
+    int counts[bins_per_thread];
+    rank_t(shared.staging.rank)
+        .RankKeys(tile_bits, ranks, pass_digit<bits_type>{pass_index, Shape::digit_bits},
+                  digit_prefix,
+                  tile_digit_counts<bins_per_thread, keep_block_count>{
+                      digits, tile_items - count, counts, keep_block_count{shared.digit_counts}});
+  }
+
+  // The block's keys, and their digits, into the staging in digit order.
+  __device__ __forceinline__ void stage_keys(int pass_index, const key_type (&tile_keys)[items],
+                                             const bits_type (&tile_bits)[items],
+                                             const int (&ranks)[items]) {
+    for_each_warp_striped<items>(count, [&](int j, int) {
+      shared.staging.keys[ranks[j]] = tile_keys[j];
+      shared.staged_digits[ranks[j]] =
+          std::uint8_t(digit_of(tile_bits[j], pass_index, Shape::digit_bits));
+    });
+  }
+
+  // For each of this thread's digits: the cluster's keys of it (totals), and those of
+  // lower-ranked blocks (before), from every block's shared counts.
+  __device__ __forceinline__ void count_cluster_digits(int (&totals)[bins_per_thread],
+                                                       int (&before)[bins_per_thread]) const {
 #pragma unroll
     for (int b = 0; b < bins_per_thread; ++b) {
       const int d = int(threadIdx.x) * bins_per_thread + b;
@@ -196,6 +226,15 @@ struct cluster_block {
         before[b] += other < block ? c : 0;
       }
     }
+  }
+
+  // Each digit's output start (all blocks' smaller digits) plus this block's offset within
+  // the digit (lower-ranked blocks' keys of it), less where the digit starts in the staging:
+  // digit_base. Returns whether this thread saw a digit that every key has.
+  __device__ __forceinline__ bool place_digits(const int (&digit_prefix)[bins_per_thread]) {
+    int totals[bins_per_thread];
+    int before[bins_per_thread];
+    count_cluster_digits(totals, before);
     bool single_digit = false;
 #pragma unroll
     for (int b = 0; b < bins_per_thread; ++b) single_digit |= totals[b] == n;
@@ -206,34 +245,16 @@ struct cluster_block {
       const int d = int(threadIdx.x) * bins_per_thread + b;
       if (d < digits) shared.digit_base[d] = starts[b] + before[b] - digit_prefix[b];
     }
-    const bool last = keys_out != nullptr;
-    // In the last pass the other blocks' counts have been read here; the block may not exit
-    // before every block has read its counts (waited for at the end of the kernel).
-    if (last && !alone) cluster.barrier_arrive();
-    // A pass whose digit is the same for every key would move every key to where it is: each
-    // block keeps its keys instead (the last pass still writes them out).
-    const bool moves = __syncthreads_or(single_digit) == 0 || last;
-    if (!moves) {
-#pragma unroll
-      for (int j = 0; j < items; ++j) {
-        const int i = warp_striped(j);
-        if (i < count) {
-          shared.keys[i] = tile_keys[j];
-          if constexpr (Shape::has_values) shared.values[i] = tile_values[j];
-        }
-      }
-      return;
-    }
+    return single_digit;
+  }
 
-    scatter(shared.staging.keys, shared.keys, keys_out);
-    if constexpr (Shape::has_values) {
-      __syncthreads();  // every thread has read its keys out of the staging
-#pragma unroll
-      for (int j = 0; j < items; ++j)
-        if (warp_striped(j) < count) shared.staging.values[ranks[j]] = tile_values[j];
-      __syncthreads();
-      scatter(shared.staging.values, shared.values, values_out);
-    }
+  // A pass that moves nothing: the block's keys and values back into its own buffers.
+  __device__ __forceinline__ void keep_in_place(const key_type (&tile_keys)[items],
+                                                const Value (&tile_values)[items]) {
+    for_each_warp_striped<items>(count, [&](int j, int i) {
+      shared.keys[i] = tile_keys[j];
+      if constexpr (Shape::has_values) shared.values[i] = tile_values[j];
+    });
   }
 
   // A block alone holds the whole input: a key's rank is its place in the output, so the
@@ -243,23 +264,27 @@ struct cluster_block {
                                                      const key_type (&tile_keys)[items],
                                                      const Value (&tile_values)[items],
                                                      key_type* keys_out, Value* values_out) {
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      if (warp_striped(j) < count) {
-        shared.keys[ranks[j]] = tile_keys[j];
-        if constexpr (Shape::has_values) shared.values[ranks[j]] = tile_values[j];
-      }
-    }
+    for_each_warp_striped<items>(count, [&](int j, int) {
+      shared.keys[ranks[j]] = tile_keys[j];
+      if constexpr (Shape::has_values) shared.values[ranks[j]] = tile_values[j];
+    });
     if (keys_out == nullptr) return;
     __syncthreads();
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      const int i = j * threads + int(threadIdx.x);
-      if (i < count) {
-        keys_out[i] = shared.keys[i];
-        if constexpr (Shape::has_values) values_out[i] = shared.values[i];
-      }
-    }
+    for_each_striped<threads, items>(count, [&](int, int i) {
+      keys_out[i] = shared.keys[i];
+      if constexpr (Shape::has_values) values_out[i] = shared.values[i];
+    });
+  }
+
+  // The values take the keys' way: into the staging by rank, out by the staged digits.
+  __device__ __forceinline__ void scatter_values(const int (&ranks)[items],
+                                                 const Value (&tile_values)[items],
+                                                 Value* values_out) {
+    __syncthreads();  // every thread has read its keys out of the staging
+    for_each_warp_striped<items>(
+        count, [&](int j, int) { shared.staging.values[ranks[j]] = tile_values[j]; });
+    __syncthreads();
+    scatter(shared.staging.values, shared.values, values_out);
   }
 
   // Staged element i goes to output position digit_base[its digit] + i: into `buffer` of the
@@ -267,18 +292,13 @@ struct cluster_block {
   // Consecutive threads write consecutive positions within each digit's run.
   template <class T>
   __device__ __forceinline__ void scatter(const T* staged, T* buffer, T* global_out) {
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      const int i = j * threads + int(threadIdx.x);
-      if (i < count) {
-        const int position = shared.digit_base[shared.staged_digits[i]] + i;
-        if (global_out != nullptr)
-          global_out[position] = staged[i];
-        else
-          *in_block(buffer + position % tile_items, position / tile_items) =
-              staged[i];
-      }
-    }
+    for_each_striped<threads, items>(count, [&](int, int i) {
+      const int position = shared.digit_base[shared.staged_digits[i]] + i;
+      if (global_out != nullptr)
+        global_out[position] = staged[i];
+      else
+        *in_block(buffer + position % tile_items, position / tile_items) = staged[i];
+    });
   }
 };
 
@@ -306,26 +326,10 @@ __device__ __forceinline__ void cluster_sort(typename Shape::key_type* keys, Val
 
   key_type tile_keys[items];
   Value tile_values[items];
-#pragma unroll
-  for (int j = 0; j < items; ++j) {
-    const int i = block_t::warp_striped(j);
-    if (i < sorter.count) {
-      tile_keys[j] = keys[begin + i];
-      if constexpr (Shape::has_values) tile_values[j] = values[begin + i];
-    }
-  }
+  sorter.load_owned(keys, values, begin, tile_keys, tile_values);
   for (int p = 0; p < Shape::passes; ++p) {
     const bool last = p == Shape::passes - 1;
-    if (p > 0) {
-#pragma unroll
-      for (int j = 0; j < items; ++j) {
-        const int i = block_t::warp_striped(j);
-        if (i < sorter.count) {
-          tile_keys[j] = shared.keys[i];
-          if constexpr (Shape::has_values) tile_values[j] = shared.values[i];
-        }
-      }
-    }
+    if (p > 0) sorter.load_owned(shared.keys, shared.values, 0, tile_keys, tile_values);
     sorter.pass(p, tile_keys, tile_values, last ? keys : nullptr, last ? values : nullptr);
     if (!last) sorter.sync_cluster();  // every block has received its keys for the next pass
   }

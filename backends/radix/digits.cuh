@@ -1,5 +1,6 @@
 // Pure index arithmetic of the LSD radix sort: digits, passes, portions, and the pass plan.
-// All __host__ __device__ so the host tests can check it without a GPU.
+// All __host__ __device__ so the host tests can check it without a GPU, but for what CUB's
+// block rank needs of a thread (its items' order, its digit callbacks): device only.
 #pragma once
 
 #include "../common/tiles.cuh"
@@ -31,6 +32,27 @@ struct pass_digit {
     return digit_of(bits, pass, digit_bits);
   }
 };
+
+// The order of CUB's match-based rank: item j of lane l in warp w is tile element
+// w*32*Items + j*32 + l. The rank orders a warp's keys item-major, lane-minor, and the warps
+// in order: exactly the input order, so equal digits stay stable.
+template <int Items>
+__device__ __forceinline__ int warp_striped_index(int j) {
+  constexpr int warp_threads = 32;
+  return int(threadIdx.x) / warp_threads * warp_threads * Items + j * warp_threads +
+         int(threadIdx.x) % warp_threads;
+}
+
+// Calls step(j, i) for each of the thread's items j whose warp-striped tile index i is below
+// `count`; with FullTile the bounds checks compile away.
+template <int Items, bool FullTile = false, class Step>
+__device__ __forceinline__ void for_each_warp_striped(int count, Step&& step) {
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const int i = warp_striped_index<Items>(j);
+    if (FullTile || i < count) step(j, i);
+  }
+}
 
 // The early-count callback of CUB's block rank: the tile's count of each of the thread's
 // digits, known before the keys are ranked, into `counts` and handed to `use(digit, count)`

@@ -15,6 +15,7 @@
 #include <gpusort/detail/policies/key_traits.cuh>
 #include "../common/launch_bounds.cuh"
 #include "../common/ordered_bits.cuh"
+#include "../common/striped_tile.cuh"
 #include "digits.cuh"
 #include "lookback.cuh"
 
@@ -56,26 +57,30 @@ struct radix_shape {
   static constexpr int wanted_items = !has_values_v<Value>
                                           ? Tuning::items_per_thread
                                           : Tuning::items_per_thread_with_values;
-  static constexpr int items_per_thread = wanted_items < fitting_items ? wanted_items : fitting_items;
+  static constexpr int items_per_thread =
+      wanted_items < fitting_items ? wanted_items : fitting_items;
   static constexpr bool rank_match_by_atomic_or = Tuning::rank_match_by_atomic_or;
   // Register budget of onesweep_pass: at least this many blocks resident per SM.
-  static constexpr int onesweep_blocks = !has_values_v<Value>
-                                             ? Tuning::onesweep_blocks_per_multiprocessor
-                                             : Tuning::onesweep_blocks_per_multiprocessor_with_values;
+  static constexpr int onesweep_blocks =
+      !has_values_v<Value> ? Tuning::onesweep_blocks_per_multiprocessor
+                           : Tuning::onesweep_blocks_per_multiprocessor_with_values;
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int digits = 1 << digit_bits;
   static constexpr int passes = pass_count(traits::bits, digit_bits);
   static_assert(passes <= max_passes, "key too wide for the pass plan");
-  static constexpr std::size_t portion_items = radix::portion_items(tile_items, Tuning::max_portion_keys);
+  static constexpr std::size_t portion_items =
+      radix::portion_items(tile_items, Tuning::max_portion_keys);
   static_assert(portion_items <= max_portion_items, "portion too large for the look-back counts");
 };
 
 // Each pass's exclusive scan of its histogram: where the keys of each digit start in the
-// output (portion 0's starts; later portions' are carried by onesweep_pass). Run by the one
-// block that finishes counting last, with the block's Tuning::block_threads threads.
+// output (portion 0's starts; later portions' are carried by onesweep_pass); then the pass
+// plan (plan_passes) from which passes have a single digit. Run by the one block that
+// finishes counting last, with the block's Tuning::block_threads threads.
 template <class Tuning, class Key>
-__device__ __forceinline__ void plan_passes(const unsigned long long* histograms, std::size_t n,
-                                            pass_plan* plan, std::size_t* digit_starts) {
+__device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long long* histograms,
+                                                           std::size_t n, pass_plan* plan,
+                                                           std::size_t* digit_starts) {
   using shape = radix_shape<Tuning, Key>;
   constexpr int threads = Tuning::block_threads;
   constexpr int digits_per_thread = (shape::digits + threads - 1) / threads;
@@ -115,7 +120,8 @@ __device__ __forceinline__ void plan_passes(const unsigned long long* histograms
 // in flight); shared counters per block, one global atomic per (pass, digit) per block.
 template <class Tuning, class Key>
 __global__ void __launch_bounds__(Tuning::block_threads)
-    count_all_digits(const Key* keys, std::size_t n, typename radix_shape<Tuning, Key>::bits_type flip,
+    count_all_digits(const Key* keys, std::size_t n,
+                     typename radix_shape<Tuning, Key>::bits_type flip,
                      unsigned long long* histograms /* [passes][digits], zeroed */,
                      unsigned int* blocks_done /* zeroed */, pass_plan* plan,
                      std::size_t* digit_starts /* [passes][digits] */) {
@@ -158,7 +164,7 @@ __global__ void __launch_bounds__(Tuning::block_threads)
   __syncthreads();
   if (!last_block) return;
   __threadfence();
-  plan_passes<Tuning, Key>(histograms, n, plan, digit_starts);
+  scan_digit_starts_and_plan<Tuning, Key>(histograms, n, plan, digit_starts);
 }
 
 // The look-back side of the rank's early counts: as soon as the tile's digit counts are known
@@ -207,7 +213,6 @@ struct onesweep_tile {
   static constexpr int digits = shape::digits;
   static constexpr int bins_per_thread = rank_t::BINS_PER_THREAD;
   static constexpr bool has_values = has_values_v<Value>;
-  static constexpr int warp_threads = 32;
 
   storage_t& shared;
   const Key* key_source;      // this portion's keys
@@ -227,12 +232,9 @@ struct onesweep_tile {
     return digit_of(bits, pass, shape::digit_bits);
   }
 
-  // Warp-striped arrangement: item j of lane l in warp w is tile element
-  // w*32*items + j*32 + l. The match-based rank orders a warp's keys item-major, lane-minor,
-  // and the warps in order: exactly the input order, so equal digits stay stable.
-  __device__ __forceinline__ static int warp_striped(int j) {
-    return int(threadIdx.x) / warp_threads * warp_threads * items + j * warp_threads +
-           int(threadIdx.x) % warp_threads;
+  // This tile's row of the look-back table.
+  __device__ __forceinline__ std::uint32_t* tile_status() const {
+    return status + std::size_t(tile_number) * digits;
   }
 
   // Keys whose sort bits are not the key's own bits (floats, user types) are read again from
@@ -244,44 +246,74 @@ struct onesweep_tile {
   __device__ __forceinline__ void run() {
     Key tile_keys[reloads_keys ? 1 : items];
     bits_type tile_bits[items];
+    load_tile<FullTile>(tile_keys, tile_bits);
+    int counts[bins_per_thread];
+    int ranks[items];
+    int digit_prefix[bins_per_thread];
+    rank_digits(tile_bits, counts, ranks, digit_prefix);
+    stage_keys<FullTile>(tile_keys, tile_bits, ranks);
+    find_digit_bases(counts, digit_prefix);
+    // The values are loaded before the keys go out, so that their latency overlaps the keys'
+    // scatter.
+    Value tile_values[has_values ? items : 1];
+    if constexpr (has_values) load_values<FullTile>(tile_values);
+    scatter_keys<FullTile>();
+    if constexpr (has_values) scatter_values<FullTile>(ranks, tile_values);
+  }
+
+  // The tile's keys (where not reloaded) and their sort bits, in the rank's order
+  // (warp_striped_index, which keeps the sort stable). Padding past a short tile's end ranks
+  // after every real key (largest digit, last in order): it never moves.
+  template <bool FullTile>
+  __device__ __forceinline__ void load_tile(Key (&tile_keys)[reloads_keys ? 1 : items],
+                                            bits_type (&tile_bits)[items]) const {
 #pragma unroll
     for (int j = 0; j < items; ++j) {
-      const int i = warp_striped(j);
+      const int i = warp_striped_index<items>(j);
       if (FullTile || i < tile.count) {
         const Key key = key_source[tile.begin + i];
         if constexpr (!reloads_keys) tile_keys[j] = key;
         tile_bits[j] = ordered_bits(key, flip);
       } else {
-        // Padding ranks after every real key (largest digit, last in order): it never moves.
         tile_bits[j] = bits_type(~bits_type(0));
       }
     }
+  }
 
-    std::uint32_t* tile_status = status + std::size_t(tile_number) * digits;
-    int counts[bins_per_thread];
-    int ranks[items];
-    int digit_prefix[bins_per_thread];
+  // Each key's place in the tile sorted by digit (ranks), and this thread's digits' counts in
+  // the tile and starts within it. The counts are published to later tiles as soon as they
+  // are known, before the keys are ranked, so that those wait as little as possible.
+  __device__ __forceinline__ void rank_digits(bits_type (&tile_bits)[items],
+                                              int (&counts)[bins_per_thread], int (&ranks)[items],
+                                              int (&digit_prefix)[bins_per_thread]) {
     rank_t(shared.exchange.rank)
         .RankKeys(tile_bits, ranks, pass_digit<bits_type>{pass, shape::digit_bits}, digit_prefix,
                   tile_digit_counts<bins_per_thread, publish_tile_count>{
                       digits, shape::tile_items - tile.count, counts,
-                      publish_tile_count{tile_status, tile_number == 0}});
+                      publish_tile_count{tile_status(), tile_number == 0}});
     __syncthreads();  // the rank is done with its counters: the exchange takes the sorted tile
+  }
 
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      if (FullTile || warp_striped(j) < tile.count) {
-        if constexpr (reloads_keys)
-          shared.exchange.keys[ranks[j]] = key_source[tile.begin + warp_striped(j)];
-        else
-          shared.exchange.keys[ranks[j]] = tile_keys[j];
-        if constexpr (storage_t::keeps_digits)
-          shared.digits[ranks[j]] = typename storage_t::digit_t(digit(tile_bits[j]));
-      }
-    }
+  // The keys (and, where the shape keeps them, their digits) into the exchange in digit order.
+  template <bool FullTile>
+  __device__ __forceinline__ void stage_keys(const Key (&tile_keys)[reloads_keys ? 1 : items],
+                                             const bits_type (&tile_bits)[items],
+                                             const int (&ranks)[items]) {
+    for_each_warp_striped<items, FullTile>(tile.count, [&](int j, int i) {
+      if constexpr (reloads_keys)
+        shared.exchange.keys[ranks[j]] = key_source[tile.begin + i];
+      else
+        shared.exchange.keys[ranks[j]] = tile_keys[j];
+      if constexpr (storage_t::keeps_digits)
+        shared.digits[ranks[j]] = typename storage_t::digit_t(digit(tile_bits[j]));
+    });
+  }
 
-    // Where this tile's keys of each digit go: the digit's start in this portion, plus the
-    // keys of that digit in earlier tiles, minus where the digit starts inside the tile.
+  // Where this tile's keys of each digit go: the digit's start in this portion, plus the keys
+  // of that digit in earlier tiles (the look-back), minus where the digit starts inside the
+  // tile. The last tile of a portion hands the next portion its digit starts.
+  __device__ __forceinline__ void find_digit_bases(const int (&counts)[bins_per_thread],
+                                                   const int (&digit_prefix)[bins_per_thread]) {
     std::size_t starts[bins_per_thread];  // loaded ahead: their latency overlaps the look-back
 #pragma unroll
     for (int b = 0; b < bins_per_thread; ++b) {
@@ -295,7 +327,7 @@ struct onesweep_tile {
       std::uint32_t before = 0;
       if (tile_number > 0) {
         before = look_back(status, tile_number, digits, d);
-        publish_digit_status(tile_status + d, before + std::uint32_t(counts[b]),
+        publish_digit_status(tile_status() + d, before + std::uint32_t(counts[b]),
                              digit_status::prefix_count);
       }
       shared.digit_base[d] = starts[b] + before - std::size_t(digit_prefix[b]);
@@ -303,47 +335,41 @@ struct onesweep_tile {
         next_digit_starts[d] = starts[b] + before + std::size_t(counts[b]);
     }
     __syncthreads();
+  }
 
-    // The values are loaded before the keys go out, so that their latency overlaps the keys'
-    // scatter.
-    Value tile_values[has_values ? items : 1];
-    if constexpr (has_values) {
-#pragma unroll
-      for (int j = 0; j < items; ++j) {
-        const int i = warp_striped(j);
-        if (FullTile || i < tile.count) tile_values[j] = value_source[tile.begin + i];
-      }
-    }
+  // The tile's values, in the rank's order.
+  template <bool FullTile>
+  __device__ __forceinline__ void load_values(Value (&tile_values)[items]) const {
+    for_each_warp_striped<items, FullTile>(
+        tile.count, [&](int j, int i) { tile_values[j] = value_source[tile.begin + i]; });
+  }
 
-    // Striped reads of the sorted tile: consecutive threads write consecutive addresses
-    // within each digit's run.
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      const int i = j * threads + int(threadIdx.x);
-      if (FullTile || i < tile.count) {
-        const Key key = shared.exchange.keys[i];
-        unsigned int d;
-        if constexpr (storage_t::keeps_digits)
-          d = shared.digits[i];
-        else
-          d = digit(ordered_bits(key, flip));
-        key_destination[shared.digit_base[d] + i] = key;
-      }
-    }
+  // Striped reads of the sorted tile: consecutive threads write consecutive addresses within
+  // each digit's run.
+  template <bool FullTile>
+  __device__ __forceinline__ void scatter_keys() {
+    for_each_striped<threads, items, FullTile>(tile.count, [&](int, int i) {
+      const Key key = shared.exchange.keys[i];
+      unsigned int d;
+      if constexpr (storage_t::keeps_digits)
+        d = shared.digits[i];
+      else
+        d = digit(ordered_bits(key, flip));
+      key_destination[shared.digit_base[d] + i] = key;
+    });
+  }
 
-    if constexpr (has_values) {
-      __syncthreads();  // every thread has read its keys out of the exchange
-#pragma unroll
-      for (int j = 0; j < items; ++j)
-        if (FullTile || warp_striped(j) < tile.count) shared.exchange.values[ranks[j]] = tile_values[j];
-      __syncthreads();
-#pragma unroll
-      for (int j = 0; j < items; ++j) {
-        const int i = j * threads + int(threadIdx.x);
-        if (FullTile || i < tile.count)
-          value_destination[shared.digit_base[shared.digits[i]] + i] = shared.exchange.values[i];
-      }
-    }
+  // The values take the keys' way: into the exchange by rank, out by their kept digits.
+  template <bool FullTile>
+  __device__ __forceinline__ void scatter_values(const int (&ranks)[items],
+                                                 const Value (&tile_values)[items]) {
+    __syncthreads();  // every thread has read its keys out of the exchange
+    for_each_warp_striped<items, FullTile>(
+        tile.count, [&](int j, int) { shared.exchange.values[ranks[j]] = tile_values[j]; });
+    __syncthreads();
+    for_each_striped<threads, items, FullTile>(tile.count, [&](int, int i) {
+      value_destination[shared.digit_base[shared.digits[i]] + i] = shared.exchange.values[i];
+    });
   }
 };
 

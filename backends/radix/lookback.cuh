@@ -19,7 +19,8 @@ struct digit_status {
   static constexpr std::uint32_t tile_count = 1u << 30;      // this tile's keys only
   static constexpr std::uint32_t prefix_count = 1u << 31;    // this tile and all before it
 
-  __host__ __device__ static constexpr std::uint32_t pack(std::uint32_t count, std::uint32_t kind) {
+  __host__ __device__ static constexpr std::uint32_t pack(std::uint32_t count,
+                                                          std::uint32_t kind) {
     return count | kind;
   }
   __host__ __device__ static constexpr std::uint32_t count_of(std::uint32_t word) {

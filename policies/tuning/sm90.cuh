@@ -90,6 +90,9 @@ struct merge_tuning_sm90 {
   // 128 x 17: 3.98.
   static constexpr int merge_threads = 128;
   static constexpr int merge_items_per_thread = 17;
+  // Split search before each merge pass (find_splits): its block size, one merge block's
+  // search per thread. Its blocks overlap by one merge block (see there).
+  static constexpr int split_search_threads = 128;
   // Wider keys get fewer items per thread so that a tile fits this much shared memory.
   static constexpr int exchange_bytes = 40 * 1024;
 };
@@ -105,11 +108,25 @@ struct bucket_bitonic_tuning_sm90 {
   // Register budget of the scatter: at least this many blocks resident per SM.
   static constexpr int scatter_blocks_per_multiprocessor = 3;
   // A segment is split into up to 2^first_bucket_bits buckets (the scatter keeps a counter
-  // and a global offset per bucket in shared memory), about n / 512 for n keys; below the
-  // first level into at least 2^deeper_bucket_bits, so that each level narrows the range by
-  // that many bits and the recursion depth stays bounded.
+  // and a global offset per bucket in shared memory); below the first level into at least
+  // 2^deeper_bucket_bits, so that each level narrows the range by that many bits and the
+  // recursion depth stays bounded.
   static constexpr int first_bucket_bits = 11;
   static constexpr int deeper_bucket_bits = 8;
+  // Bucket sizes are fractions of a sort unit (unit_items keys: 4096 of 4 bytes, fewer for
+  // wider keys). Within the bounds above, a level takes the fewest buckets that average at
+  // most unit_items / target_buckets_per_unit keys: half a small bucket (below), 512 keys of
+  // 4 bytes, so about n / 512 buckets for n keys.
+  static constexpr int target_buckets_per_unit = 8;
+  // Packing small buckets into sort units. A bucket is small when it holds at most
+  // unit_items / small_buckets_per_unit keys: a quarter of a unit. Within a segment, a unit is
+  // a run of consecutive small buckets whose first keys fall in the same window of
+  // unit_window_quarters quarters of a unit: it spans less than a window plus one small
+  // bucket, so at most unit_items keys, and about three quarters of that when buckets are much
+  // smaller than a window (a bitonic tile costs the same however full it is: the networks of
+  // 2^24 u32 keys took 1.53 ms on the H200 with these windows, 2.23 ms with half-unit ones).
+  static constexpr int small_buckets_per_unit = 4;
+  static constexpr int unit_window_quarters = 3;
   // Sort units: a bitonic network over 256 threads x 16 keys (4096 keys of 4 bytes), shrunk
   // to a power of two for wider keys.
   static constexpr int sort_threads = 256;

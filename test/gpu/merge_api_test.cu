@@ -117,6 +117,34 @@ TEST_F(MergeApi, ParSortsRadixKeysWithACustomComparatorThroughTheMergeBackend) {
     }
 }
 
+// ---- A tuning of the user's own ------------------------------------------------------
+
+// Every launch shape of the merge backend comes from its tuning, the split search's block
+// too: 64-key tiles, 96-key merge blocks and one warp per split search block make 100003 keys
+// eleven merge passes of over a thousand merge blocks, each pass's split search 35 to 51
+// launch blocks that overlap by one merge block.
+struct narrow_merge_tuning : gpusort::merge_tuning_sm90 {
+  static constexpr int tile_threads = 32;
+  static constexpr int tile_items_per_thread = 2;
+  static constexpr int merge_threads = 32;
+  static constexpr int merge_items_per_thread = 3;
+  static constexpr int split_search_threads = 32;
+};
+
+TEST_F(MergeApi, ATuningOfTheUsersOwnSetsEveryLaunchShape) {
+  const gpusort::merge_policy<narrow_merge_tuning> narrow{};
+  const auto less = [](std::uint32_t a, std::uint32_t b) { return a < b; };
+  for (std::size_t n : capped({97, 100003}))
+    for (distribution d : {distribution::uniform, distribution::few_distinct}) {
+      const std::uint64_t seed = seed_for(n, d, 4) + 24;
+      SCOPED_TRACE(describe(n, d, "narrow merge tuning", seed, 4));
+      const auto keys = make_keys<std::uint32_t>(n, d, seed);
+      expect_sorts_keys_by<false>(narrow, keys, gpusort::less<>{}, less, guarantee::unstable);
+      expect_sorts_pairs_by<true>(narrow, keys, gpusort::less<>{}, less, guarantee::stable);
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
 // ---- Ranges ---------------------------------------------------------------------------
 
 TEST_F(MergeApi, SortsThrustDeviceVectorIterators) {

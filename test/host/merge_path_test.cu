@@ -188,6 +188,22 @@ struct big_key {
   char bytes[150];
 };
 
+// The split search's block size is the tuning's, as every other launch shape: a tuning that
+// shadows it gets its own.
+struct one_warp_split_search : gpusort::merge_tuning_sm90 {
+  static constexpr int split_search_threads = 32;
+};
+
+TEST(MergeTile, SplitSearchBlocksComeFromTheTuning) {
+  using sm90 = merge::merge_shape<gpusort::merge_tuning_sm90, std::uint32_t>;
+  EXPECT_EQ(sm90::split_search_threads, gpusort::merge_tuning_sm90::split_search_threads);
+  // Each launch block also searches the next one's first merge block.
+  EXPECT_EQ(sm90::split_searches_per_block, sm90::split_search_threads - 1);
+  using narrow = merge::merge_shape<one_warp_split_search, std::uint32_t>;
+  EXPECT_EQ(narrow::split_search_threads, 32);
+  EXPECT_EQ(narrow::split_searches_per_block, 31);
+}
+
 TEST(MergeTile, ShapesArePowersOfTwoThatFitSharedMemory) {
   expect_consistent_shape<std::uint8_t>();
   expect_consistent_shape<std::uint32_t>();

@@ -1,4 +1,5 @@
 // The radix backend's index arithmetic, checked on the host.
+#include <gpusort/detail/backends/common/ordered_bits.cuh>
 #include <gpusort/detail/backends/radix/digits.cuh>
 #include <gpusort/detail/backends/radix/lookback.cuh>
 
