@@ -14,8 +14,12 @@
 
 #include <cstdio>
 
-struct narrow_tiles : gpusort::radix_tuning_sm90 {
-  static constexpr int items_per_thread = 8;  // half the default tile
+struct narrow_tiles {
+  static constexpr gpusort::radix_knobs knobs = [] {
+    gpusort::radix_knobs k = gpusort::radix_tuning_sm90::knobs;
+    k.items_per_thread = 8;  // half the default tile; a misspelt knob does not compile
+    return k;
+  }();
 };
 
 int main() {

@@ -74,6 +74,10 @@ struct pinned_par_policy : execution_policy<pinned_par_policy<Strategy>> {
 // The Satish LSD radix sort; Tuning sets its tile shape.
 template <class Tuning = radix_tuning_sm90>
 struct radix_policy : execution_policy<radix_policy<Tuning>> {
+  static_assert(is_tuning_v<Tuning, radix_knobs>,
+                "gpusort::radix_policy<Tuning>: Tuning needs a member 'static constexpr "
+                "gpusort::radix_knobs knobs' (start from gpusort::radix_tuning_sm90::knobs; "
+                "README, Tuning)");
   using tuning = Tuning;
 };
 
@@ -81,6 +85,10 @@ struct radix_policy : execution_policy<radix_policy<Tuning>> {
 // Tuning sets its tile shapes and bucket counts.
 template <class Tuning = bucket_bitonic_tuning_sm90>
 struct bucket_bitonic_policy : execution_policy<bucket_bitonic_policy<Tuning>> {
+  static_assert(is_tuning_v<Tuning, bucket_bitonic_knobs>,
+                "gpusort::bucket_bitonic_policy<Tuning>: Tuning needs a member 'static constexpr "
+                "gpusort::bucket_bitonic_knobs knobs' (start from "
+                "gpusort::bucket_bitonic_tuning_sm90::knobs; README, Tuning)");
   using tuning = Tuning;
 };
 
@@ -88,6 +96,10 @@ struct bucket_bitonic_policy : execution_policy<bucket_bitonic_policy<Tuning>> {
 // its tile and merge shapes.
 template <class Tuning = merge_tuning_sm90>
 struct merge_policy : execution_policy<merge_policy<Tuning>> {
+  static_assert(is_tuning_v<Tuning, merge_knobs>,
+                "gpusort::merge_policy<Tuning>: Tuning needs a member 'static constexpr "
+                "gpusort::merge_knobs knobs' (start from gpusort::merge_tuning_sm90::knobs; "
+                "README, Tuning)");
   using tuning = Tuning;
 };
 

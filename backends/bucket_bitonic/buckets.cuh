@@ -45,17 +45,17 @@ __host__ __device__ constexpr unsigned bucket_of(std::uint64_t bits, std::uint64
 // The keys per bucket a level aims at:
 template <class Tuning>
 __host__ __device__ constexpr std::size_t target_bucket_keys(int unit_items) {
-  return std::size_t(unit_items) / Tuning::target_buckets_per_unit;
+  return std::size_t(unit_items) / Tuning::knobs.target_buckets_per_unit;
 }
 // The most keys a small bucket holds:
 template <class Tuning>
 __host__ __device__ constexpr std::size_t small_bucket_limit(int unit_items) {
-  return std::size_t(unit_items) / Tuning::small_buckets_per_unit;
+  return std::size_t(unit_items) / Tuning::knobs.small_buckets_per_unit;
 }
 // The window that the first keys of one unit's small buckets fall in:
 template <class Tuning>
 __host__ __device__ constexpr std::size_t unit_window(int unit_items) {
-  return std::size_t(unit_items) / 4 * Tuning::unit_window_quarters;
+  return std::size_t(unit_items) / 4 * Tuning::knobs.unit_window_quarters;
 }
 
 // Buckets the first level splits n keys into: the fewest that average at most target_keys

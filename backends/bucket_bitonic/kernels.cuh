@@ -39,43 +39,44 @@ struct bucket_shape {
   using traits = radix_key_traits<Key>;
   using bits_type = typename traits::bits_type;
 
-  static constexpr int partition_threads = Tuning::partition_threads;
+  static constexpr int partition_threads = Tuning::knobs.partition_threads;
   static constexpr int widest_element =
       int(sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value));
   static constexpr int fitting_partition_items =
-      Tuning::partition_exchange_bytes / (widest_element * partition_threads);
+      Tuning::knobs.partition_exchange_bytes / (widest_element * partition_threads);
   static_assert(fitting_partition_items >= 1,
                 "gpusort::bucket_bitonic: the key or value type is too large for a tile in "
                 "shared memory; sort an index payload and gather the values afterwards");
   static constexpr int partition_items =
-      Tuning::partition_items_per_thread < fitting_partition_items
-          ? Tuning::partition_items_per_thread
+      Tuning::knobs.partition_items_per_thread < fitting_partition_items
+          ? Tuning::knobs.partition_items_per_thread
           : fitting_partition_items;
   static constexpr int partition_tile = partition_threads * partition_items;
   static_assert(partition_tile <= 65536, "ranks within a tile are 16-bit");
 
-  static constexpr int max_bucket_bits = Tuning::first_bucket_bits;
-  static constexpr int min_deeper_bucket_bits = Tuning::deeper_bucket_bits;
+  static constexpr int max_bucket_bits = Tuning::knobs.first_bucket_bits;
+  static constexpr int min_deeper_bucket_bits = Tuning::knobs.deeper_bucket_bits;
   static constexpr int max_buckets = 1 << max_bucket_bits;
-  static_assert(Tuning::deeper_bucket_bits <= Tuning::first_bucket_bits &&
+  static_assert(Tuning::knobs.deeper_bucket_bits <= Tuning::knobs.first_bucket_bits &&
                     max_buckets % partition_threads == 0,
                 "bucket counts: powers of two, a multiple of partition_threads");
   static constexpr int buckets_per_thread = max_buckets / partition_threads;
   static constexpr int scatter_blocks_per_multiprocessor =
-      Tuning::scatter_blocks_per_multiprocessor;
+      Tuning::knobs.scatter_blocks_per_multiprocessor;
 
-  static constexpr int sort_threads = Tuning::sort_threads;
+  static constexpr int sort_threads = Tuning::knobs.sort_threads;
   static constexpr int sort_items = bitonic_items_per_thread<bits_type>(
-      sort_threads, Tuning::sort_items_per_thread, Tuning::exchange_bytes);
+      sort_threads, Tuning::knobs.sort_items_per_thread, Tuning::knobs.exchange_bytes);
   static_assert(sort_items >= 1,
                 "gpusort::bucket_bitonic: the key type is too large for a sort unit in shared "
                 "memory");
   static constexpr int unit_items = sort_threads * sort_items;
   static_assert(unit_items <= 65536, "positions are 16-bit in shared memory");
-  static constexpr int sort_blocks_per_multiprocessor = Tuning::sort_blocks_per_multiprocessor;
+  static constexpr int sort_blocks_per_multiprocessor =
+      Tuning::knobs.sort_blocks_per_multiprocessor;
 
   // The tuning's bucket sizes, in keys of this shape's sort unit (buckets.cuh).
-  static constexpr int target_buckets_per_unit = Tuning::target_buckets_per_unit;
+  static constexpr int target_buckets_per_unit = Tuning::knobs.target_buckets_per_unit;
   static constexpr std::size_t target_bucket_keys =
       bucket_bitonic::target_bucket_keys<Tuning>(unit_items);
   static constexpr std::size_t small_bucket_limit =

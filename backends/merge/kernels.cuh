@@ -22,33 +22,33 @@
 namespace gpusort::backends::merge {
 
 // The shapes of both kernels for one key type: what Tuning asks for, shrunk to fit
-// Tuning::exchange_bytes of shared memory (and, for the bitonic tile, to a power of two).
+// Tuning::knobs.exchange_bytes of shared memory (and, for the bitonic tile, to a power of two).
 template <class Tuning, class Key>
 struct merge_shape {
-  static constexpr int tile_threads = Tuning::tile_threads;
-  static constexpr int merge_threads = Tuning::merge_threads;
+  static constexpr int tile_threads = Tuning::knobs.tile_threads;
+  static constexpr int merge_threads = Tuning::knobs.merge_threads;
   static_assert(tile_threads % 32 == 0 && (tile_threads & (tile_threads - 1)) == 0,
                 "tile_threads: a power of two, at least one warp");
   static_assert(merge_threads % 32 == 0 && (merge_threads & (merge_threads - 1)) == 0,
                 "merge_threads: a power of two, at least one warp");
   static constexpr int tile_items_per_thread = bitonic_items_per_thread<Key>(
-      tile_threads, Tuning::tile_items_per_thread, Tuning::exchange_bytes);
+      tile_threads, Tuning::knobs.tile_items_per_thread, Tuning::knobs.exchange_bytes);
   static constexpr int fitting_merge_items =
-      Tuning::exchange_bytes / (bitonic_bytes_per_item<Key> * merge_threads);
+      Tuning::knobs.exchange_bytes / (bitonic_bytes_per_item<Key> * merge_threads);
   static_assert(tile_items_per_thread >= 1 && fitting_merge_items >= 1,
                 "gpusort::merge: the key type is too large for a tile in shared memory; sort "
                 "indices (or a smaller key) with a comparator that looks the keys up");
   static constexpr int tile_items = tile_threads * tile_items_per_thread;
   // Any count: chunks need not divide the runs (merge_block_of cuts each pair).
+  static constexpr int wanted_merge_items = Tuning::knobs.merge_items_per_thread;
   static constexpr int merge_items_per_thread =
-      Tuning::merge_items_per_thread < fitting_merge_items ? Tuning::merge_items_per_thread
-                                                           : fitting_merge_items;
+      wanted_merge_items < fitting_merge_items ? wanted_merge_items : fitting_merge_items;
   static constexpr int chunk_items = merge_threads * merge_items_per_thread;
   static_assert(tile_items <= 65536 && chunk_items <= 65536,
                 "positions are 16-bit in shared memory");
   // find_splits: one search per thread; each launch block also searches the first merge block
   // of the next, so it covers one merge block fewer than it has threads.
-  static constexpr int split_search_threads = Tuning::split_search_threads;
+  static constexpr int split_search_threads = Tuning::knobs.split_search_threads;
   static_assert(split_search_threads >= 2, "split_search_threads: at least 2");
   static constexpr int split_searches_per_block = split_search_threads - 1;
 };

@@ -40,21 +40,22 @@ struct cluster_shape {
   using traits = radix_key_traits<Key>;
   using bits_type = typename traits::bits_type;
   static constexpr bool has_values = has_values_v<Value>;
-  static constexpr int block_threads = ClusterTiling::block_threads;
+  static constexpr int block_threads = ClusterTiling::knobs.block_threads;
   // Each item of a block takes shared memory for the received key and value, the staged key
   // or value, and the staged digit: wide types get fewer items so that a block still fits.
   static constexpr int widest_element =
       int(sizeof(Key) > sizeof(Value) || !has_values ? sizeof(Key) : sizeof(Value));
   static constexpr int item_bytes =
       int(sizeof(Key)) + (has_values ? int(sizeof(Value)) : 0) + widest_element + 1;
-  static constexpr int fitting_items = ClusterTiling::shared_bytes / (block_threads * item_bytes);
+  static constexpr int fitting_items =
+      ClusterTiling::knobs.shared_bytes / (block_threads * item_bytes);
   static_assert(fitting_items >= 1, "gpusort: key and value too wide for the cluster sort");
-  static constexpr int items_per_thread = ClusterTiling::items_per_thread < fitting_items
-                                              ? ClusterTiling::items_per_thread
+  static constexpr int items_per_thread = ClusterTiling::knobs.items_per_thread < fitting_items
+                                              ? ClusterTiling::knobs.items_per_thread
                                               : fitting_items;
   static constexpr int tile_items = block_threads * items_per_thread;
-  static constexpr int max_blocks = ClusterTiling::max_cluster_blocks;
-  static constexpr int digit_bits = ClusterTiling::digit_bits;
+  static constexpr int max_blocks = ClusterTiling::knobs.max_cluster_blocks;
+  static constexpr int digit_bits = ClusterTiling::knobs.digit_bits;
   static constexpr int digits = 1 << digit_bits;
   static constexpr int passes = pass_count(traits::bits, digit_bits);
   static_assert(digit_bits <= 8, "the staged digits are kept in a byte each");

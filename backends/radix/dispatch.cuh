@@ -61,7 +61,7 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   auto* status = storage.at<std::uint32_t>(status_at);
 
   const bits_type flip = order_flip<Key>(descending);
-  const int streaming_blocks = multiprocessor_count() * Tuning::histogram_blocks_per_sm;
+  const int streaming_blocks = multiprocessor_count() * Tuning::knobs.histogram_blocks_per_sm;
 
   const auto tiles_of_portion = [&](std::size_t p) {
     const std::size_t begin = p * portion;

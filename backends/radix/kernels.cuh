@@ -34,10 +34,10 @@ struct radix_shape {
   using key_type = Key;
   using traits = radix_key_traits<Key>;
   using bits_type = typename traits::bits_type;
-  static constexpr int block_threads = Tuning::block_threads;
+  static constexpr int block_threads = Tuning::knobs.block_threads;
   static constexpr int widest_element =
       int(sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value));
-  static constexpr int digit_bits = Tuning::digit_bits;
+  static constexpr int digit_bits = Tuning::knobs.digit_bits;
   // onesweep_pass keeps each sorted key's digit in shared memory where recomputing it costs
   // more than a load: floats and user types (sort bits take several instructions) and pairs
   // (the values need the digits after the keys have left the exchange).
@@ -45,8 +45,8 @@ struct radix_shape {
       !std::is_integral_v<Key> || has_values_v<Value>;
   static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
   static constexpr int exchange_bytes = !has_values_v<Value>
-                                           ? Tuning::exchange_bytes
-                                           : Tuning::exchange_bytes_with_values;
+                                           ? Tuning::knobs.exchange_bytes
+                                           : Tuning::knobs.exchange_bytes_with_values;
   static constexpr int fitting_items =
       exchange_bytes / ((widest_element + kept_digit_bytes) * block_threads);
   static_assert(fitting_items >= 1,
@@ -55,34 +55,34 @@ struct radix_shape {
   // Pairs have their own item count and register budget: a tile of values rides in registers
   // next to the keys' ranks.
   static constexpr int wanted_items = !has_values_v<Value>
-                                          ? Tuning::items_per_thread
-                                          : Tuning::items_per_thread_with_values;
+                                          ? Tuning::knobs.items_per_thread
+                                          : Tuning::knobs.items_per_thread_with_values;
   static constexpr int items_per_thread =
       wanted_items < fitting_items ? wanted_items : fitting_items;
-  static constexpr bool rank_match_by_atomic_or = Tuning::rank_match_by_atomic_or;
+  static constexpr bool rank_match_by_atomic_or = Tuning::knobs.rank_match_by_atomic_or;
   // Register budget of onesweep_pass: at least this many blocks resident per SM.
   static constexpr int onesweep_blocks =
-      !has_values_v<Value> ? Tuning::onesweep_blocks_per_multiprocessor
-                           : Tuning::onesweep_blocks_per_multiprocessor_with_values;
+      !has_values_v<Value> ? Tuning::knobs.onesweep_blocks_per_multiprocessor
+                           : Tuning::knobs.onesweep_blocks_per_multiprocessor_with_values;
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int digits = 1 << digit_bits;
   static constexpr int passes = pass_count(traits::bits, digit_bits);
   static_assert(passes <= max_passes, "key too wide for the pass plan");
   static constexpr std::size_t portion_items =
-      radix::portion_items(tile_items, Tuning::max_portion_keys);
+      radix::portion_items(tile_items, Tuning::knobs.max_portion_keys);
   static_assert(portion_items <= max_portion_items, "portion too large for the look-back counts");
 };
 
 // Each pass's exclusive scan of its histogram: where the keys of each digit start in the
 // output (portion 0's starts; later portions' are carried by onesweep_pass); then the pass
 // plan (plan_passes) from which passes have a single digit. Run by the one block that
-// finishes counting last, with the block's Tuning::block_threads threads.
+// finishes counting last, with the block's Tuning::knobs.block_threads threads.
 template <class Tuning, class Key>
 __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long long* histograms,
                                                            std::size_t n, pass_plan* plan,
                                                            std::size_t* digit_starts) {
   using shape = radix_shape<Tuning, Key>;
-  constexpr int threads = Tuning::block_threads;
+  constexpr int threads = Tuning::knobs.block_threads;
   constexpr int digits_per_thread = (shape::digits + threads - 1) / threads;
   using scan_t = cub::BlockScan<unsigned long long, threads>;
   __shared__ typename scan_t::TempStorage scan_storage;
@@ -119,14 +119,14 @@ __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long l
 // Grid-stride over chunks of histogram_items_per_thread keys per thread (independent loads
 // in flight); shared counters per block, one global atomic per (pass, digit) per block.
 template <class Tuning, class Key>
-__global__ void __launch_bounds__(Tuning::block_threads)
+__global__ void __launch_bounds__(Tuning::knobs.block_threads)
     count_all_digits(const Key* keys, std::size_t n,
                      typename radix_shape<Tuning, Key>::bits_type flip,
                      unsigned long long* histograms /* [passes][digits], zeroed */,
                      unsigned int* blocks_done /* zeroed */, pass_plan* plan,
                      std::size_t* digit_starts /* [passes][digits] */) {
   using shape = radix_shape<Tuning, Key>;
-  constexpr int items = Tuning::histogram_items_per_thread;
+  constexpr int items = Tuning::knobs.histogram_items_per_thread;
   __shared__ unsigned int counts[shape::passes][shape::digits];
   for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x)
     (&counts[0][0])[i] = 0;
@@ -396,10 +396,10 @@ __device__ __forceinline__ Storage& block_shared() {
 // One pass over one portion, one tile per block. Tiles are numbered in the order blocks start
 // (a counter, not blockIdx), which the look-back's progress guarantee needs.
 template <class Tuning, class Key, class Value>
-__global__ void __launch_bounds__(Tuning::block_threads,
+__global__ void __launch_bounds__(Tuning::knobs.block_threads,
                                   min_blocks_per_multiprocessor(
                                       radix_shape<Tuning, Key, Value>::onesweep_blocks,
-                                      Tuning::block_threads))
+                                      Tuning::knobs.block_threads))
     onesweep_pass(Key* keys, Key* alternate_keys, Value* values, Value* alternate_values,
                   std::size_t portion_begin, int portion_items,
                   typename radix_shape<Tuning, Key>::bits_type flip, int pass,

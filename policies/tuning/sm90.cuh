@@ -1,55 +1,63 @@
 // Tile shapes for Hopper (sm_90). Every magic number of a backend lives here.
 #pragma once
 
+#include "knobs.cuh"
+
 #include <cstddef>
 
 namespace gpusort {
 
-// Satish radix backend. Derive from this and shadow a member to try another shape:
-//   struct my_tuning : gpusort::radix_tuning_sm90 { static constexpr int items_per_thread = 8; };
-//   gpusort::sort(gpusort::radix_policy<my_tuning>{}, first, last);
-struct radix_tuning_sm90 {
-  // One-sweep passes: 384 threads x 19 keys per tile (7296 keys, 28.5 KB of u32 keys), 21
-  // with values; large tiles amortise the per-tile look-back over 256 digits. Whole sort,
-  // 2^28 u32, H200: 384 x 18 at 2 blocks/SM 7.35 ms, 384 x 21 6.94, 256 x 24 7.38; at 3
-  // blocks/SM (below) 384 x 19 5.38 ms (CUB 5.44). bench/results/NOTES.md has the rest.
-  static constexpr int block_threads = 384;
-  static constexpr int items_per_thread = 19;
-  static constexpr int items_per_thread_with_values = 21;
-  // Wider keys or values get fewer items per thread so that a tile of them (and its digits,
-  // where kept) fits this much shared memory, next to 2 KB of digit bases. Beyond 48 KB the
-  // tile takes dynamic shared memory. Keys only: u64 keys get 15 items (17 or 18: 14-17 %
-  // slower); with values: u32+u32 21 (17: 4 % slower), u64+u32 16 (13: 6 % slower).
-  static constexpr int exchange_bytes = 46 * 1024;
-  static constexpr int exchange_bytes_with_values = 56 * 1024;
-  // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
-  // Keys only: 3 (56 registers; 2 blocks left the pass 10 % slower). Pairs: 2 (3 blocks of
-  // 12 items: u64+u32 +1 %, u32+u32 -2 %).
-  static constexpr int onesweep_blocks_per_multiprocessor = 3;
-  static constexpr int onesweep_blocks_per_multiprocessor_with_values = 2;
-  // How a warp finds the lanes whose keys share its digit, in the rank: a shared-memory
-  // atomicOr per key (false: eight ballots per key, CUB's default). Within 2 % either way.
-  static constexpr bool rank_match_by_atomic_or = false;
-  // 8-bit digits: 4 passes for 32-bit keys, a 1 KB row of look-back state per tile.
-  static constexpr int digit_bits = 8;
-  // The one up-front pass that counts every digit of every pass: blocks per SM, and keys
-  // each thread loads at once (4 and 8, or 8 and 4: the same time).
-  static constexpr int histogram_blocks_per_sm = 4;
-  static constexpr int histogram_items_per_thread = 8;
-  // Each pass runs in portions of at most this many keys (one launch each; the look-back
-  // table holds one portion): 2^28 keys are one portion. At most 2^30 - 1.
-  static constexpr std::size_t max_portion_keys = std::size_t(1) << 29;
+// Satish radix backend. To try another shape, start from these knobs (tuning/knobs.cuh).
+struct radix_tuning_sm90 final {
+  static constexpr radix_knobs knobs = [] {
+    radix_knobs k;
+    // One-sweep passes: 384 threads x 19 keys per tile (7296 keys, 28.5 KB of u32 keys), 21
+    // with values; large tiles amortise the per-tile look-back over 256 digits. Whole sort,
+    // 2^28 u32, H200: 384 x 18 at 2 blocks/SM 7.35 ms, 384 x 21 6.94, 256 x 24 7.38; at 3
+    // blocks/SM (below) 384 x 19 5.38 ms (CUB 5.44). bench/results/NOTES.md has the rest.
+    k.block_threads = 384;
+    k.items_per_thread = 19;
+    k.items_per_thread_with_values = 21;
+    // Wider keys or values get fewer items per thread so that a tile of them (and its digits,
+    // where kept) fits this much shared memory, next to 2 KB of digit bases. Beyond 48 KB the
+    // tile takes dynamic shared memory. Keys only: u64 keys get 15 items (17 or 18: 14-17 %
+    // slower); with values: u32+u32 21 (17: 4 % slower), u64+u32 16 (13: 6 % slower).
+    k.exchange_bytes = 46 * 1024;
+    k.exchange_bytes_with_values = 56 * 1024;
+    // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
+    // Keys only: 3 (56 registers; 2 blocks left the pass 10 % slower). Pairs: 2 (3 blocks of
+    // 12 items: u64+u32 +1 %, u32+u32 -2 %).
+    k.onesweep_blocks_per_multiprocessor = 3;
+    k.onesweep_blocks_per_multiprocessor_with_values = 2;
+    // How a warp finds the lanes whose keys share its digit, in the rank: a shared-memory
+    // atomicOr per key (false: eight ballots per key, CUB's default). Within 2 % either way.
+    k.rank_match_by_atomic_or = false;
+    // 8-bit digits: 4 passes for 32-bit keys, a 1 KB row of look-back state per tile.
+    k.digit_bits = 8;
+    // The one up-front pass that counts every digit of every pass: blocks per SM, and keys
+    // each thread loads at once (4 and 8, or 8 and 4: the same time).
+    k.histogram_blocks_per_sm = 4;
+    k.histogram_items_per_thread = 8;
+    // Each pass runs in portions of at most this many keys (one launch each; the look-back
+    // table holds one portion): 2^28 keys are one portion. At most 2^30 - 1.
+    k.max_portion_keys = std::size_t(1) << 29;
+    return k;
+  }();
 };
 
 // The one-sweep passes with small tiles, for gpusort::par at mid sizes: 2^18 keys are 36
 // tiles of radix_tuning_sm90 (a quarter of the SMs busy, each pass as long as one tile
 // takes) but 128 of these. Chosen by n through par's dispatch table.
-struct radix_tuning_small_tiles_sm90 : radix_tuning_sm90 {
-  static constexpr int block_threads = 256;
-  static constexpr int items_per_thread = 8;
-  static constexpr int items_per_thread_with_values = 8;
-  static constexpr int onesweep_blocks_per_multiprocessor = 4;
-  static constexpr int onesweep_blocks_per_multiprocessor_with_values = 4;
+struct radix_tuning_small_tiles_sm90 final {
+  static constexpr radix_knobs knobs = [] {
+    radix_knobs k = radix_tuning_sm90::knobs;
+    k.block_threads = 256;
+    k.items_per_thread = 8;
+    k.items_per_thread_with_values = 8;
+    k.onesweep_blocks_per_multiprocessor = 4;
+    k.onesweep_blocks_per_multiprocessor_with_values = 4;
+    return k;
+  }();
 };
 
 // Small inputs: gpusort::par's one-launch radix sort, one thread-block cluster holding the
@@ -62,79 +70,95 @@ struct radix_tuning_small_tiles_sm90 : radix_tuning_sm90 {
 // 13 us at 1K, 21 us at 16K; 512 x 8: 33 us at 64K. Larger tiles lose to the one-sweep sort
 // with small tiles: 512 x 16 45 us at 128K (one-sweep 43); 1024 x 16 (spills at 64
 // registers) 70 us at 256K (49).
-struct cluster_tiling_small_sm90 {
-  static constexpr int block_threads = 256;
-  static constexpr int items_per_thread = 8;
-  static constexpr int max_cluster_blocks = 16;
-  // Passes over 8-bit digits, as the one-sweep sort's (radix_tuning_sm90): at most 8, since
-  // each staged digit is kept in a byte.
-  static constexpr int digit_bits = 8;
-  static constexpr int shared_bytes = 200 * 1024;
+struct cluster_tiling_small_sm90 final {
+  static constexpr cluster_knobs knobs = [] {
+    cluster_knobs k;
+    k.block_threads = 256;
+    k.items_per_thread = 8;
+    k.max_cluster_blocks = 16;
+    // Passes over 8-bit digits, as the one-sweep sort's (radix_tuning_sm90): at most 8, since
+    // each staged digit is kept in a byte.
+    k.digit_bits = 8;
+    k.shared_bytes = 200 * 1024;
+    return k;
+  }();
 };
-struct cluster_tiling_medium_sm90 : cluster_tiling_small_sm90 {
-  static constexpr int block_threads = 512;
-};
-
-// Comparison backend (bitonic tiles + merge path merges). Same way to derive and shadow.
-struct merge_tuning_sm90 {
-  // Tile sort: 256 threads x 16 keys, a 4096-key bitonic network per block. A bitonic tile
-  // costs log2(T)(log2(T)+1)/2 compare-exchange steps per key, so a larger tile saves a merge
-  // pass (one read and write of everything) but pays more steps. Whole sort, 2^26 u32, H200,
-  // 256 x 16 merges: 2048-key tiles 5.53 ms, 4096 5.36 ms (an earlier network: 1024 8.12,
-  // 2048 5.17, 4096 5.09). 8192 does not fit 48 KB of static shared memory with indices.
-  static constexpr int tile_threads = 256;
-  static constexpr int tile_items_per_thread = 16;
-  // Merge pass: each block writes 128 x 17 merged keys. An odd count spreads the threads'
-  // strided reads of the merge over all shared-memory banks. Whole sort, 2^26 u32, H200:
-  // 256 x 16: 4.46 ms, 256 x 21: 4.70, 256 x 17: 4.18, 256 x 15: 4.17, 256 x 13: 4.06,
-  // 128 x 17: 3.98.
-  static constexpr int merge_threads = 128;
-  static constexpr int merge_items_per_thread = 17;
-  // Split search before each merge pass (find_splits): its block size, one merge block's
-  // search per thread. Its blocks overlap by one merge block (see there).
-  static constexpr int split_search_threads = 128;
-  // Wider keys get fewer items per thread so that a tile fits this much shared memory.
-  static constexpr int exchange_bytes = 40 * 1024;
+struct cluster_tiling_medium_sm90 final {
+  static constexpr cluster_knobs knobs = [] {
+    cluster_knobs k = cluster_tiling_small_sm90::knobs;
+    k.block_threads = 512;
+    return k;
+  }();
 };
 
-// Bucket + bitonic backend. Same way to derive and shadow.
-struct bucket_bitonic_tuning_sm90 {
-  // Partition kernels (min/max, bucket histogram, scatter): 256 threads x 16 keys per tile,
-  // fewer for wide keys or values, so that a tile fits partition_exchange_bytes of shared
-  // memory next to the scatter's per-bucket counters and offsets (12 bytes per bucket).
-  static constexpr int partition_threads = 256;
-  static constexpr int partition_items_per_thread = 16;
-  static constexpr int partition_exchange_bytes = 20 * 1024;
-  // Register budget of the scatter: at least this many blocks resident per SM.
-  static constexpr int scatter_blocks_per_multiprocessor = 3;
-  // A segment is split into up to 2^first_bucket_bits buckets (the scatter keeps a counter
-  // and a global offset per bucket in shared memory); below the first level into at least
-  // 2^deeper_bucket_bits, so that each level narrows the range by that many bits and the
-  // recursion depth stays bounded.
-  static constexpr int first_bucket_bits = 11;
-  static constexpr int deeper_bucket_bits = 8;
-  // Bucket sizes are fractions of a sort unit (unit_items keys: 4096 of 4 bytes, fewer for
-  // wider keys). Within the bounds above, a level takes the fewest buckets that average at
-  // most unit_items / target_buckets_per_unit keys: half a small bucket (below), 512 keys of
-  // 4 bytes, so about n / 512 buckets for n keys.
-  static constexpr int target_buckets_per_unit = 8;
-  // Packing small buckets into sort units. A bucket is small when it holds at most
-  // unit_items / small_buckets_per_unit keys: a quarter of a unit. Within a segment, a unit is
-  // a run of consecutive small buckets whose first keys fall in the same window of
-  // unit_window_quarters quarters of a unit: it spans less than a window plus one small
-  // bucket, so at most unit_items keys, and about three quarters of that when buckets are much
-  // smaller than a window (a bitonic tile costs the same however full it is: the networks of
-  // 2^24 u32 keys took 1.53 ms on the H200 with these windows, 2.23 ms with half-unit ones).
-  static constexpr int small_buckets_per_unit = 4;
-  static constexpr int unit_window_quarters = 3;
-  // Sort units: a bitonic network over 256 threads x 16 keys (4096 keys of 4 bytes), shrunk
-  // to a power of two for wider keys.
-  static constexpr int sort_threads = 256;
-  static constexpr int sort_items_per_thread = 16;
-  static constexpr int exchange_bytes = 40 * 1024;
-  // Register budget of the sort-unit kernel: at least this many blocks resident per SM
-  // (without it the compiler used enough registers for one block per SM: 3x slower).
-  static constexpr int sort_blocks_per_multiprocessor = 2;
+// Comparison backend (bitonic tiles + merge path merges).
+struct merge_tuning_sm90 final {
+  static constexpr merge_knobs knobs = [] {
+    merge_knobs k;
+    // Tile sort: 256 threads x 16 keys, a 4096-key bitonic network per block. A bitonic tile
+    // costs log2(T)(log2(T)+1)/2 compare-exchange steps per key, so a larger tile saves a merge
+    // pass (one read and write of everything) but pays more steps. Whole sort, 2^26 u32, H200,
+    // 256 x 16 merges: 2048-key tiles 5.53 ms, 4096 5.36 ms (an earlier network: 1024 8.12,
+    // 2048 5.17, 4096 5.09). 8192 does not fit 48 KB of static shared memory with indices.
+    k.tile_threads = 256;
+    k.tile_items_per_thread = 16;
+    // Merge pass: each block writes 128 x 17 merged keys. An odd count spreads the threads'
+    // strided reads of the merge over all shared-memory banks. Whole sort, 2^26 u32, H200:
+    // 256 x 16: 4.46 ms, 256 x 21: 4.70, 256 x 17: 4.18, 256 x 15: 4.17, 256 x 13: 4.06,
+    // 128 x 17: 3.98.
+    k.merge_threads = 128;
+    k.merge_items_per_thread = 17;
+    // Split search before each merge pass (find_splits): its block size, one merge block's
+    // search per thread. Its blocks overlap by one merge block (see there).
+    k.split_search_threads = 128;
+    // Wider keys get fewer items per thread so that a tile fits this much shared memory.
+    k.exchange_bytes = 40 * 1024;
+    return k;
+  }();
+};
+
+// Bucket + bitonic backend.
+struct bucket_bitonic_tuning_sm90 final {
+  static constexpr bucket_bitonic_knobs knobs = [] {
+    bucket_bitonic_knobs k;
+    // Partition kernels (min/max, bucket histogram, scatter): 256 threads x 16 keys per tile,
+    // fewer for wide keys or values, so that a tile fits partition_exchange_bytes of shared
+    // memory next to the scatter's per-bucket counters and offsets (12 bytes per bucket).
+    k.partition_threads = 256;
+    k.partition_items_per_thread = 16;
+    k.partition_exchange_bytes = 20 * 1024;
+    // Register budget of the scatter: at least this many blocks resident per SM.
+    k.scatter_blocks_per_multiprocessor = 3;
+    // A segment is split into up to 2^first_bucket_bits buckets (the scatter keeps a counter
+    // and a global offset per bucket in shared memory); below the first level into at least
+    // 2^deeper_bucket_bits, so that each level narrows the range by that many bits and the
+    // recursion depth stays bounded.
+    k.first_bucket_bits = 11;
+    k.deeper_bucket_bits = 8;
+    // Bucket sizes are fractions of a sort unit (unit_items keys: 4096 of 4 bytes, fewer for
+    // wider keys). Within the bounds above, a level takes the fewest buckets that average at
+    // most unit_items / target_buckets_per_unit keys: half a small bucket (below), 512 keys of
+    // 4 bytes, so about n / 512 buckets for n keys.
+    k.target_buckets_per_unit = 8;
+    // Packing small buckets into sort units. A bucket is small when it holds at most
+    // unit_items / small_buckets_per_unit keys: a quarter of a unit. Within a segment, a unit is
+    // a run of consecutive small buckets whose first keys fall in the same window of
+    // unit_window_quarters quarters of a unit: it spans less than a window plus one small
+    // bucket, so at most unit_items keys, and about three quarters of that when buckets are much
+    // smaller than a window (a bitonic tile costs the same however full it is: the networks of
+    // 2^24 u32 keys took 1.53 ms on the H200 with these windows, 2.23 ms with half-unit ones).
+    k.small_buckets_per_unit = 4;
+    k.unit_window_quarters = 3;
+    // Sort units: a bitonic network over 256 threads x 16 keys (4096 keys of 4 bytes), shrunk
+    // to a power of two for wider keys.
+    k.sort_threads = 256;
+    k.sort_items_per_thread = 16;
+    k.exchange_bytes = 40 * 1024;
+    // Register budget of the sort-unit kernel: at least this many blocks resident per SM
+    // (without it the compiler used enough registers for one block per SM: 3x slower).
+    k.sort_blocks_per_multiprocessor = 2;
+    return k;
+  }();
 };
 
 }  // namespace gpusort

@@ -166,8 +166,12 @@ TEST_F(Api, UserKeyTypeWithRadixMembersSortsByThoseMembers) {
     ASSERT_EQ(sorted[i].id, particles[i].id) << "at " << i;
 }
 
-struct small_tiles : gpusort::radix_tuning_sm90 {
-  static constexpr int items_per_thread = 3;
+struct small_tiles {
+  static constexpr gpusort::radix_knobs knobs = [] {
+    gpusort::radix_knobs k = gpusort::radix_tuning_sm90::knobs;
+    k.items_per_thread = 3;
+    return k;
+  }();
 };
 
 TEST_F(Api, DerivedTuningReusesTheRadixBackend) {

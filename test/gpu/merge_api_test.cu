@@ -123,12 +123,16 @@ TEST_F(MergeApi, ParSortsRadixKeysWithACustomComparatorThroughTheMergeBackend) {
 // too: 64-key tiles, 96-key merge blocks and one warp per split search block make 100003 keys
 // eleven merge passes of over a thousand merge blocks, each pass's split search 35 to 51
 // launch blocks that overlap by one merge block.
-struct narrow_merge_tuning : gpusort::merge_tuning_sm90 {
-  static constexpr int tile_threads = 32;
-  static constexpr int tile_items_per_thread = 2;
-  static constexpr int merge_threads = 32;
-  static constexpr int merge_items_per_thread = 3;
-  static constexpr int split_search_threads = 32;
+struct narrow_merge_tuning {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
+    k.tile_threads = 32;
+    k.tile_items_per_thread = 2;
+    k.merge_threads = 32;
+    k.merge_items_per_thread = 3;
+    k.split_search_threads = 32;
+    return k;
+  }();
 };
 
 TEST_F(MergeApi, ATuningOfTheUsersOwnSetsEveryLaunchShape) {

@@ -93,8 +93,8 @@ TEST_F(ParDispatch, MediumTilesSortAtTheirEdges) {
 template <class Key>
 void expect_small_tile_onesweep_sorts() {
   constexpr par_strategy strategy = par_strategy::onesweep_small_tiles;
-  constexpr std::size_t tile = radix_tuning_small_tiles_sm90::block_threads *
-                               radix_tuning_small_tiles_sm90::items_per_thread;
+  constexpr std::size_t tile = radix_tuning_small_tiles_sm90::knobs.block_threads *
+                               radix_tuning_small_tiles_sm90::knobs.items_per_thread;
   for (std::size_t n : capped({2, tile - 1, tile, tile + 1, 100003, 1000003}))
     for (bool descending : {false, true}) {
       expect_sorts_keys<Key>(par_pinned<strategy>, n, distribution::uniform, descending,

@@ -12,13 +12,21 @@ namespace gpusort::test {
 namespace {
 
 // Portions of three tiles: a 100003-key sort runs as several launches per pass.
-struct three_tile_portions : gpusort::radix_tuning_sm90 {
-  static constexpr std::size_t max_portion_keys = 3 * block_threads * items_per_thread;
+struct three_tile_portions {
+  static constexpr gpusort::radix_knobs knobs = [] {
+    gpusort::radix_knobs k = gpusort::radix_tuning_sm90::knobs;
+    k.max_portion_keys = 3 * k.block_threads * k.items_per_thread;
+    return k;
+  }();
 };
 
 // One key per thread: thousands of tiles, each waiting on its predecessors' digit counts.
-struct one_key_tiles : gpusort::radix_tuning_sm90 {
-  static constexpr int items_per_thread = 1;
+struct one_key_tiles {
+  static constexpr gpusort::radix_knobs knobs = [] {
+    gpusort::radix_knobs k = gpusort::radix_tuning_sm90::knobs;
+    k.items_per_thread = 1;
+    return k;
+  }();
 };
 
 class RadixLookback : public GpuTest {};

@@ -190,13 +190,17 @@ struct big_key {
 
 // The split search's block size is the tuning's, as every other launch shape: a tuning that
 // shadows it gets its own.
-struct one_warp_split_search : gpusort::merge_tuning_sm90 {
-  static constexpr int split_search_threads = 32;
+struct one_warp_split_search {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
+    k.split_search_threads = 32;
+    return k;
+  }();
 };
 
 TEST(MergeTile, SplitSearchBlocksComeFromTheTuning) {
   using sm90 = merge::merge_shape<gpusort::merge_tuning_sm90, std::uint32_t>;
-  EXPECT_EQ(sm90::split_search_threads, gpusort::merge_tuning_sm90::split_search_threads);
+  EXPECT_EQ(sm90::split_search_threads, gpusort::merge_tuning_sm90::knobs.split_search_threads);
   // Each launch block also searches the next one's first merge block.
   EXPECT_EQ(sm90::split_searches_per_block, sm90::split_search_threads - 1);
   using narrow = merge::merge_shape<one_warp_split_search, std::uint32_t>;

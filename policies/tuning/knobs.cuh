@@ -1,0 +1,96 @@
+// What a tuning sets, backend by backend. A tuning is a type with one member,
+// `static constexpr <backend>_knobs knobs`; the built-in ones (tuning/sm90.cuh) are final.
+// To try another shape, start from a built-in tuning's knobs and change some:
+//
+//   struct narrow_tiles {
+//     static constexpr gpusort::radix_knobs knobs = [] {
+//       gpusort::radix_knobs k = gpusort::radix_tuning_sm90::knobs;
+//       k.items_per_thread = 8;  // a misspelt knob does not compile
+//       return k;
+//     }();
+//   };
+//   gpusort::sort(gpusort::radix_policy<narrow_tiles>{}, first, last);
+//
+// Each knob says whether it applies to keys-only sorts (sort, stable_sort), to pairs
+// (sort_by_key, stable_sort_by_key), or to both.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+namespace gpusort {
+
+// The radix backend's one-sweep sort (backends/radix/kernels.cuh).
+struct radix_knobs {
+  int block_threads = 0;                 // both: threads per one-sweep tile
+  int items_per_thread = 0;              // keys only: keys per thread of a tile
+  int items_per_thread_with_values = 0;  // pairs: keys (and values) per thread of a tile
+  // Shared memory a tile (and its digits, where kept) may take: fewer items per thread for
+  // wide keys or values. Beyond 48 KB the tile takes dynamic shared memory.
+  int exchange_bytes = 0;              // keys only
+  int exchange_bytes_with_values = 0;  // pairs
+  // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
+  int onesweep_blocks_per_multiprocessor = 0;              // keys only
+  int onesweep_blocks_per_multiprocessor_with_values = 0;  // pairs
+  // Both: how a warp finds the lanes whose keys share its digit (true: a shared atomicOr per
+  // key; false: ballots).
+  bool rank_match_by_atomic_or = false;
+  int digit_bits = 0;                  // both: bits sorted per pass
+  int histogram_blocks_per_sm = 0;     // both: the up-front histogram's blocks per SM
+  int histogram_items_per_thread = 0;  // both: and the keys each of its threads loads at once
+  std::size_t max_portion_keys = 0;    // both: keys per launch of a pass (at most 2^30 - 1)
+};
+
+// The one-launch cluster sort of small inputs (backends/radix/cluster_kernels.cuh), used by
+// gpusort::par; every knob applies to keys only and to pairs alike (wide keys or values get
+// fewer items per thread so that a block's buffers fit shared_bytes).
+struct cluster_knobs {
+  int block_threads = 0;
+  int items_per_thread = 0;
+  int max_cluster_blocks = 0;  // at most 16 (sm_90's non-portable cluster size)
+  int digit_bits = 0;          // at most 8: each staged digit is kept in a byte
+  int shared_bytes = 0;        // a block's shared memory, at most what the GPU opts in to
+};
+
+// The comparison backend (backends/merge/). Every knob applies to keys only and to pairs
+// alike; pairs carry each key's input position, so their tiles shrink to fit exchange_bytes.
+struct merge_knobs {
+  int tile_threads = 0;            // the bitonic tile sort's block
+  int tile_items_per_thread = 0;   // and keys per thread (a power-of-two tile)
+  int merge_threads = 0;           // a merge pass's block
+  int merge_items_per_thread = 0;  // and merged keys per thread
+  int split_search_threads = 0;    // the split search's block (at least 2)
+  int exchange_bytes = 0;          // shared memory a tile may take
+};
+
+// The bucket + bitonic backend (backends/bucket_bitonic/). Every knob applies to keys only
+// and to pairs alike (wide keys or values get fewer items per thread).
+struct bucket_bitonic_knobs {
+  int partition_threads = 0;           // min/max, histogram and scatter blocks
+  int partition_items_per_thread = 0;  // and keys per thread
+  int partition_exchange_bytes = 0;    // shared memory of a partition tile
+  int scatter_blocks_per_multiprocessor = 0;  // register budget of the scatter
+  int first_bucket_bits = 0;           // at most 2^this buckets at the first level
+  int deeper_bucket_bits = 0;          // at least 2^this below it
+  int target_buckets_per_unit = 0;     // a bucket averages at most a unit / this many keys
+  int small_buckets_per_unit = 0;      // a small bucket holds at most a unit / this many
+  int unit_window_quarters = 0;        // small buckets pack into windows of this many quarters
+  int sort_threads = 0;                // the bitonic sort unit's block
+  int sort_items_per_thread = 0;       // and keys per thread
+  int exchange_bytes = 0;              // shared memory of a sort unit
+  int sort_blocks_per_multiprocessor = 0;  // register budget of the sort-unit kernel
+};
+
+namespace detail {
+template <class Tuning, class Knobs, class = void>
+struct has_knobs : std::false_type {};
+template <class Tuning, class Knobs>
+struct has_knobs<Tuning, Knobs, std::void_t<decltype(Tuning::knobs)>>
+    : std::is_same<std::remove_cv_t<decltype(Tuning::knobs)>, Knobs> {};
+}  // namespace detail
+
+// Whether Tuning is a tuning of the backend whose knobs are Knobs.
+template <class Tuning, class Knobs>
+inline constexpr bool is_tuning_v = detail::has_knobs<Tuning, Knobs>::value;
+
+}  // namespace gpusort
