@@ -7,8 +7,9 @@ Usage:
 Files named ab-old-* are the build before a change, ab-new-* the build after it. For each op,
 type and size where both a gpusort backend and cub_radix ran, writes gpusort ÷ CUB (CUB's time
 ÷ gpusort's, each pair from the same run), the mean over each side's runs, the change from
-old to new, and each side's spread (max - min of its ratios). Also the device copy's GB/s of
-each run (copy/cuda_memcpy rows, when they ran). Python 3 standard library only.
+old to new, and each side's spread (max - min of its ratios); and the new build's bytes moved ÷ time (one
+read and one write of keys and values, the floor of any sort) against the device copy of the
+same runs (copy/cuda_memcpy rows, when they ran). Python 3 standard library only.
 """
 
 import json
@@ -17,6 +18,12 @@ import statistics
 import sys
 
 TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
+# Bytes per element of the type names in benchmark names; a pair "k+v" adds both.
+TYPE_BYTES = {"u8": 1, "u16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8}
+
+
+def element_bytes(key_type):
+    return sum(TYPE_BYTES[part] for part in key_type.split("+"))
 
 
 def rows_of(path):
@@ -42,6 +49,15 @@ def size_name(n):
     return f"2^{exponent}" if n == 1 << exponent else str(n)
 
 
+def floor_bandwidth(key, new_times, copy):
+    """One read and one write of the elements ÷ the new build's mean time, and its share of
+    the device copy's GB/s."""
+    op, backend, key_type, n = key
+    microseconds = statistics.mean(new_times[key])
+    gbps = 2 * n * element_bytes(key_type) / (microseconds * 1e-6) / 1e9
+    return f"{gbps:.0f}" + (f" ({100 * gbps / copy:.0f} %)" if copy else " (no copy row)")
+
+
 def main(paths):
     sides = {"old": [], "new": []}
     gpu = "unknown GPU"
@@ -50,6 +66,7 @@ def main(paths):
         times, gpu = rows_of(path)
         sides[side].append(times)
     ratios = {"old": {}, "new": {}}
+    new_times = {}
     copies = {"old": [], "new": []}
     for side, runs in sides.items():
         for times in runs:
@@ -60,14 +77,18 @@ def main(paths):
                     continue
                 if backend.startswith("cub_") or backend == "thrust":
                     continue
+                if side == "new":
+                    new_times.setdefault((op, backend, key_type, n), []).append(seconds)
                 cub = times.get((op, "cub_radix", key_type, n))
                 if cub is not None:
                     ratios[side].setdefault((op, backend, key_type, n), []).append(cub / seconds)
     print(f"# gpusort ÷ cub::DeviceRadixSort, two builds side by side — {gpu}\n")
     print(f"Runs: {len(sides['old'])} of the old build, {len(sides['new'])} of the new, "
           "alternating. Ratio: CUB's time ÷ gpusort's in the same run (above 1: faster).\n")
-    print("| op | backend | keys | n | old | new | change | old spread | new spread |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    copy = statistics.mean(copies["new"]) if copies["new"] else None
+    print("| op | backend | keys | n | old | new | change | old spread | new spread "
+          "| new GB/s (of copy) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for key in sorted(set(ratios["old"]) & set(ratios["new"]),
                       key=lambda k: (k[0], k[1], k[2], k[3])):
         old, new = ratios["old"][key], ratios["new"][key]
@@ -75,7 +96,8 @@ def main(paths):
         op, backend, key_type, n = key
         print(f"| {op} | {backend} | {key_type} | {size_name(n)} | {old_mean:.3f} | "
               f"{new_mean:.3f} | {100 * (new_mean / old_mean - 1):+.1f} % | "
-              f"{max(old) - min(old):.3f} | {max(new) - min(new):.3f} |")
+              f"{max(old) - min(old):.3f} | {max(new) - min(new):.3f} | "
+              f"{floor_bandwidth(key, new_times, copy)} |")
     for side in ("old", "new"):
         if copies[side]:
             print(f"\nDevice copy, {side} runs: "
