@@ -9,7 +9,8 @@ type and size where both a gpusort backend and cub_radix ran, writes gpusort ÷ 
 ÷ gpusort's, each pair from the same run), the mean over each side's runs, the change from
 old to new, and each side's spread (max - min of its ratios); and the new build's bytes moved ÷ time (one
 read and one write of keys and values, the floor of any sort) against the device copy of the
-same runs (copy/cuda_memcpy rows, when they ran). Python 3 standard library only.
+same runs (copy/cuda_memcpy rows, when they ran). Python 3 standard library and
+bench_table.py beside it (benchmark names, type sizes).
 """
 
 import json
@@ -17,13 +18,7 @@ import os
 import statistics
 import sys
 
-TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
-# Bytes per element of the type names in benchmark names; a pair "k+v" adds both.
-TYPE_BYTES = {"u8": 1, "u16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8}
-
-
-def element_bytes(key_type):
-    return sum(TYPE_BYTES[part] for part in key_type.split("+"))
+from bench_table import key_value_bytes, parse_name
 
 
 def rows_of(path):
@@ -34,13 +29,11 @@ def rows_of(path):
     for bench in data.get("benchmarks", []):
         if bench.get("run_type") == "aggregate" and bench.get("aggregate_name") != "median":
             continue
-        parts = bench["name"].split("/")
-        while parts and parts[-1] in TIME_SUFFIXES:
-            parts.pop()
-        if len(parts) != 5 or not parts[4].isdigit():
+        parsed = parse_name(bench["name"])
+        if parsed is None:
             continue
-        op, backend, key_type, _, n = parts
-        times[(op, backend, key_type, int(n))] = bench["real_time"]
+        op, backend, key_type, _, n = parsed
+        times[(op, backend, key_type, n)] = bench["real_time"]
     return times, data.get("context", {}).get("gpu", "unknown GPU")
 
 
@@ -54,7 +47,7 @@ def floor_bandwidth(key, new_times, copy):
     the device copy's GB/s."""
     op, backend, key_type, n = key
     microseconds = statistics.mean(new_times[key])
-    gbps = 2 * n * element_bytes(key_type) / (microseconds * 1e-6) / 1e9
+    gbps = 2 * n * sum(key_value_bytes(key_type)) / (microseconds * 1e-6) / 1e9
     return f"{gbps:.0f}" + (f" ({100 * gbps / copy:.0f} %)" if copy else " (no copy row)")
 
 
