@@ -8,8 +8,11 @@
 // and, for the arithmetic types, the bijection behind it:
 //   static bits_type encode(Key);  static Key decode(bits_type);
 // sort_bits canonicalises before encoding (-0.0 -> +0.0, every NaN -> one NaN above +inf),
-// so equal keys have equal sort bits. Keys themselves are never canonicalised: the sort
-// moves the original bits.
+// so equal keys have equal sort bits; such traits say so, and which keys it changes, with
+//   static constexpr bool canonicalises = true;
+//   static bool canonicalised(Key);  // true at least for every key whose sort bits differ
+//                                    // from its encoding
+// Keys themselves are never canonicalised: the sort moves the original bits.
 #pragma once
 
 #include "bit_cast.cuh"
@@ -57,6 +60,7 @@ struct ieee_radix_traits {
   static constexpr Bits sign_mask = Bits(Bits(1) << (bits - 1));
   static constexpr Bits magnitude_mask = Bits(~sign_mask);
   static constexpr Bits infinity_bits = Bits(((Bits(1) << exponent_bits) - 1) << mantissa_bits);
+  static constexpr bool canonicalises = true;
 
   // Negative numbers: flip every bit (larger magnitude sorts first); positive numbers:
   // set the sign bit (they sort after every negative).
@@ -67,6 +71,11 @@ struct ieee_radix_traits {
   __host__ __device__ static Float decode(Bits ordered) {
     Bits b = (ordered & sign_mask) ? Bits(ordered & magnitude_mask) : Bits(~ordered);
     return bit_cast<Float>(b);
+  }
+  // -0.0 and every NaN (bitwise operators: no branch per key).
+  __host__ __device__ static bool canonicalised(Float key) {
+    const Bits b = bit_cast<Bits>(key);
+    return (Bits(b & magnitude_mask) > infinity_bits) | (b == sign_mask);
   }
   __host__ __device__ static Bits sort_bits(Float key) {
     Bits b = bit_cast<Bits>(key);

@@ -6,6 +6,9 @@
 
 #include <gpusort/detail/policies/key_traits.cuh>
 
+#include <type_traits>
+#include <utility>
+
 namespace gpusort::backends {
 
 template <class Key>
@@ -28,6 +31,40 @@ template <class Key>
 __host__ __device__ __forceinline__ ordered_bits_t<Key> ordered_bits(const Key& key,
                                                                      ordered_bits_t<Key> flip) {
   return ordered_bits_t<Key>(radix_key_traits<Key>::sort_bits(key) ^ flip);
+}
+
+// Keys whose radix traits have the bijection encode/decode (the arithmetic types): a sort can
+// move their encodings, whose digits it needs, and decode them on the way out.
+template <class Key, class = void>
+struct has_radix_encoding : std::false_type {};
+template <class Key>
+struct has_radix_encoding<Key, std::void_t<decltype(radix_key_traits<Key>::decode(
+                                   radix_key_traits<Key>::encode(std::declval<Key>())))>>
+    : std::true_type {};
+template <class Key>
+inline constexpr bool has_radix_encoding_v = has_radix_encoding<Key>::value;
+
+// Keys whose sort bits differ from their encoding for some keys (floats: -0.0 and NaNs).
+template <class Key, class = void>
+struct radix_key_canonicalises : std::false_type {};
+template <class Key>
+struct radix_key_canonicalises<Key, std::enable_if_t<radix_key_traits<Key>::canonicalises>>
+    : std::true_type {};
+template <class Key>
+inline constexpr bool radix_key_canonicalises_v = radix_key_canonicalises<Key>::value;
+
+// A key's encoding XOR-ed with an order's flip, and back: equal to its ordered bits unless
+// the key is one that sort_bits canonicalises.
+template <class Key>
+__host__ __device__ __forceinline__ ordered_bits_t<Key> encoded_bits(const Key& key,
+                                                                     ordered_bits_t<Key> flip) {
+  return ordered_bits_t<Key>(radix_key_traits<Key>::encode(key) ^ flip);
+}
+
+template <class Key>
+__host__ __device__ __forceinline__ Key decoded_key(ordered_bits_t<Key> bits,
+                                                    ordered_bits_t<Key> flip) {
+  return radix_key_traits<Key>::decode(ordered_bits_t<Key>(bits ^ flip));
 }
 
 // Keys in the order of their ordered bits: for comparison networks over radix keys.

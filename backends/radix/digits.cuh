@@ -104,11 +104,14 @@ __host__ __device__ constexpr std::size_t balanced_portion_items(std::size_t n, 
 
 // Which buffer each pass reads (0: the user's, 1: the alternate), which passes are skipped
 // because every key has the same digit there, and where the result ends up. Kept on the
-// device so that skipping needs no round trip to the host.
+// device so that skipping needs no round trip to the host. `canonical_digits`: some key's
+// sort bits differ from its encoding (a -0.0 or a NaN), so the passes take every digit from
+// the sort bits (set by the histogram pass, not by plan_passes).
 struct pass_plan {
   std::uint8_t skip[max_passes];
   std::uint8_t source[max_passes];
   std::uint8_t result_in_alternate;
+  std::uint8_t canonical_digits;
 };
 
 // `single_digit[p]`: every key has the same digit in pass p (so the pass would not move

@@ -47,8 +47,9 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   // Counters that start at zero, next to each other so that one memset clears them all:
   // the histograms, the tile counters and the first of two look-back tables.
   const std::size_t histograms_at = layout.reserve<unsigned long long>(shape::passes * digits);
-  // (tile counters: one per pass and portion, then count_all_digits' finished blocks)
-  const std::size_t counters_at = layout.reserve<unsigned int>(portions * shape::passes + 1);
+  // (tile counters: one per pass and portion, then count_all_digits' finished blocks and its
+  // flag for keys with canonicalised sort bits)
+  const std::size_t counters_at = layout.reserve<unsigned int>(portions * shape::passes + 2);
   const std::size_t status_at = layout.reserve<std::uint32_t>(2 * status_words);
   temporary_storage storage(request.allocator, layout.total_bytes(), stream);
 
@@ -73,7 +74,8 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   detail::check_cuda(cudaMemsetAsync(histograms, 0, zeroed_bytes, stream),
                      "radix sort: clearing the histograms, tile counters and look-back table");
   count_all_digits<Tuning, Key><<<streaming_blocks, shape::block_threads, 0, stream>>>(
-      keys, n, flip, histograms, tile_counters + portions * shape::passes, plan, digit_starts);
+      keys, n, flip, histograms, tile_counters + portions * shape::passes,
+      tile_counters + portions * shape::passes + 1, plan, digit_starts);
   detail::check_launch("radix sort: count_all_digits");
 
   constexpr int onesweep_shared_bytes =

@@ -38,11 +38,10 @@ struct radix_shape {
   static constexpr int widest_element =
       int(sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value));
   static constexpr int digit_bits = Tuning::knobs.digit_bits;
-  // onesweep_pass keeps each sorted key's digit in shared memory where recomputing it costs
-  // more than a load: floats and user types (sort bits take several instructions) and pairs
-  // (the values need the digits after the keys have left the exchange).
-  static constexpr bool keeps_digits =
-      !std::is_integral_v<Key> || has_values_v<Value>;
+  // onesweep_pass keeps each sorted key's digit in shared memory for pairs (the values need
+  // the digits after the keys have left the exchange) and where a tile may be carried the
+  // canonical way (key_carry: user types, and floats with -0.0 or NaNs).
+  static constexpr bool keeps_digits = !std::is_integral_v<Key> || has_values_v<Value>;
   static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
   static constexpr int exchange_bytes = !has_values_v<Value>
                                            ? Tuning::knobs.exchange_bytes
@@ -79,7 +78,9 @@ struct radix_shape {
 // finishes counting last, with the block's Tuning::knobs.block_threads threads.
 template <class Tuning, class Key>
 __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long long* histograms,
-                                                           std::size_t n, pass_plan* plan,
+                                                           std::size_t n,
+                                                           const unsigned int* canonical_keys,
+                                                           pass_plan* plan,
                                                            std::size_t* digit_starts) {
   using shape = radix_shape<Tuning, Key>;
   constexpr int threads = Tuning::knobs.block_threads;
@@ -113,17 +114,23 @@ __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long l
     if (threadIdx.x == 0) single_digit[p] = holds_all;
   }
   __syncthreads();
-  if (threadIdx.x == 0) *plan = radix::plan_passes(single_digit, shape::passes);
+  if (threadIdx.x == 0) {
+    pass_plan planned = radix::plan_passes(single_digit, shape::passes);
+    planned.canonical_digits = __ldcg(canonical_keys) != 0;
+    *plan = planned;
+  }
 }
 
 // Grid-stride over chunks of histogram_items_per_thread keys per thread (independent loads
 // in flight); shared counters per block, one global atomic per (pass, digit) per block.
+// Also finds whether any key's sort bits differ from its encoding (pass_plan::canonical_digits).
 template <class Tuning, class Key>
 __global__ void __launch_bounds__(Tuning::knobs.block_threads)
     count_all_digits(const Key* keys, std::size_t n,
                      typename radix_shape<Tuning, Key>::bits_type flip,
                      unsigned long long* histograms /* [passes][digits], zeroed */,
-                     unsigned int* blocks_done /* zeroed */, pass_plan* plan,
+                     unsigned int* blocks_done /* zeroed */,
+                     unsigned int* canonical_keys /* zeroed */, pass_plan* plan,
                      std::size_t* digit_starts /* [passes][digits] */) {
   using shape = radix_shape<Tuning, Key>;
   constexpr int items = Tuning::knobs.histogram_items_per_thread;
@@ -132,6 +139,7 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
     (&counts[0][0])[i] = 0;
   __syncthreads();
   const std::size_t chunk = std::size_t(blockDim.x) * items;
+  bool canonicalised = false;
   for (std::size_t begin = blockIdx.x * chunk; begin < n; begin += gridDim.x * chunk) {
     typename shape::bits_type bits[items];
     bool present[items];
@@ -139,7 +147,13 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
     for (int j = 0; j < items; ++j) {
       const std::size_t i = begin + std::size_t(j) * blockDim.x + threadIdx.x;
       present[j] = i < n;
-      if (present[j]) bits[j] = ordered_bits(keys[i], flip);
+      if (!present[j]) continue;
+      const Key key = keys[i];
+      bits[j] = ordered_bits(key, flip);
+      // (comparing the sort bits with the encoding instead doubled this kernel's time for
+      // f32 keys on the H100)
+      if constexpr (radix_key_canonicalises_v<Key>)
+        canonicalised |= radix_key_traits<Key>::canonicalised(key);
     }
 #pragma unroll
     for (int j = 0; j < items; ++j) {
@@ -154,6 +168,8 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
     unsigned int c = (&counts[0][0])[i];
     if (c != 0) atomicAdd(&histograms[i], static_cast<unsigned long long>(c));
   }
+  if constexpr (radix_key_canonicalises_v<Key>)
+    if (__syncthreads_or(canonicalised) && threadIdx.x == 0) atomicOr(canonical_keys, 1u);
 
   // The last block to finish plans the passes, saving a launch: its ticket says every other
   // block's counts are in (each block fences its atomics before it takes a ticket).
@@ -164,7 +180,7 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
   __syncthreads();
   if (!last_block) return;
   __threadfence();
-  scan_digit_starts_and_plan<Tuning, Key>(histograms, n, plan, digit_starts);
+  scan_digit_starts_and_plan<Tuning, Key>(histograms, n, canonical_keys, plan, digit_starts);
 }
 
 // The look-back side of the rank's early counts: as soon as the tile's digit counts are known
@@ -200,8 +216,25 @@ struct onesweep_storage {
   int tile_number;
 };
 
+// How onesweep_tile carries its keys from the load to the scatter.
+enum class key_carry {
+  // Each key in registers next to the bits its digits come from: its encoding XOR the order's
+  // flip (encoded_bits). The scatter recomputes the digit from the key. Right for every key
+  // whose sort bits are its encoding: all integers, and floats without -0.0 or NaNs.
+  held,
+  // The same bits in registers, the key read again from global memory (a cache hit) into the
+  // exchange: for keys wider than the knobs' held_key_bytes, whose two copies would spill.
+  reloaded,
+  // Each key's sort bits in registers; the key read again into the exchange, its digit kept
+  // beside it. For user key types (no encoding), pairs of floats, and floats when the
+  // histogram pass saw a key that sort_bits canonicalises (pass_plan::canonical_digits).
+  canonical
+};
+
 // One tile of one pass. The steps run in the order of the paper; the look-back's waiting
 // is overlapped with writing the tile into shared memory in digit order.
+//
+// A tile carries its keys in one of three ways (key_carry).
 template <class Tuning, class Key, class Value>
 struct onesweep_tile {
   using shape = radix_shape<Tuning, Key, Value>;
@@ -213,6 +246,15 @@ struct onesweep_tile {
   static constexpr int digits = shape::digits;
   static constexpr int bins_per_thread = rank_t::BINS_PER_THREAD;
   static constexpr bool has_values = has_values_v<Value>;
+  // The way a tile without canonicalised keys takes. Pairs of floats are carried the
+  // canonical way only: with two ways in one kernel, f32+u32 spilled 280 bytes (ptxas -v)
+  // against 52.
+  static constexpr key_carry usual_carry =
+      !has_radix_encoding_v<Key> || (has_values && !std::is_integral_v<Key>) ? key_carry::canonical
+      : !has_values && int(sizeof(Key)) > Tuning::knobs.held_key_bytes      ? key_carry::reloaded
+                                                                             : key_carry::held;
+  static constexpr bool may_canonicalise =
+      usual_carry != key_carry::canonical && radix_key_canonicalises_v<Key>;
 
   storage_t& shared;
   const Key* key_source;      // this portion's keys
@@ -237,43 +279,52 @@ struct onesweep_tile {
     return status + std::size_t(tile_number) * digits;
   }
 
-  // Keys whose sort bits are not the key's own bits (floats, user types) are read again from
-  // global memory (a cache hit) when they go to shared memory, rather than held in registers
-  // next to their bits through the rank.
-  static constexpr bool reloads_keys = !std::is_integral_v<Key>;
-
+  // The tile, carried the canonical way where `canonical_digits` says and the key type can
+  // need it, else the usual way.
   template <bool FullTile>
-  __device__ __forceinline__ void run() {
-    Key tile_keys[reloads_keys ? 1 : items];
+  __device__ __forceinline__ void run(bool canonical_digits) {
+    if (may_canonicalise && canonical_digits)
+      run_carrying<FullTile, key_carry::canonical>();
+    else
+      run_carrying<FullTile, usual_carry>();
+  }
+
+  template <bool FullTile, key_carry Carry>
+  __device__ __forceinline__ void run_carrying() {
+    Key tile_keys[Carry == key_carry::held ? items : 1];
     bits_type tile_bits[items];
-    load_tile<FullTile>(tile_keys, tile_bits);
+    load_tile<FullTile, Carry>(tile_keys, tile_bits);
     int counts[bins_per_thread];
     int ranks[items];
     int digit_prefix[bins_per_thread];
     rank_digits(tile_bits, counts, ranks, digit_prefix);
-    stage_keys<FullTile>(tile_keys, tile_bits, ranks);
+    stage_keys<FullTile, Carry>(tile_keys, tile_bits, ranks);
     find_digit_bases(counts, digit_prefix);
     // The values are loaded before the keys go out, so that their latency overlaps the keys'
     // scatter.
     Value tile_values[has_values ? items : 1];
     if constexpr (has_values) load_values<FullTile>(tile_values);
-    scatter_keys<FullTile>();
+    scatter_keys<FullTile, Carry>();
     if constexpr (has_values) scatter_values<FullTile>(ranks, tile_values);
   }
 
-  // The tile's keys (where not reloaded) and their sort bits, in the rank's order
+  // The tile's keys (where held) and the bits their digits come from, in the rank's order
   // (warp_striped_index, which keeps the sort stable). Padding past a short tile's end ranks
   // after every real key (largest digit, last in order): it never moves.
-  template <bool FullTile>
-  __device__ __forceinline__ void load_tile(Key (&tile_keys)[reloads_keys ? 1 : items],
+  template <bool FullTile, key_carry Carry>
+  __device__ __forceinline__ void load_tile(Key (&tile_keys)[Carry == key_carry::held ? items : 1],
                                             bits_type (&tile_bits)[items]) const {
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_striped_index<items>(j);
       if (FullTile || i < tile.count) {
         const Key key = key_source[tile.begin + i];
-        if constexpr (!reloads_keys) tile_keys[j] = key;
-        tile_bits[j] = ordered_bits(key, flip);
+        if constexpr (Carry == key_carry::canonical) {
+          tile_bits[j] = ordered_bits(key, flip);
+        } else {
+          if constexpr (Carry == key_carry::held) tile_keys[j] = key;
+          tile_bits[j] = encoded_bits(key, flip);
+        }
       } else {
         tile_bits[j] = bits_type(~bits_type(0));
       }
@@ -294,17 +345,21 @@ struct onesweep_tile {
     __syncthreads();  // the rank is done with its counters: the exchange takes the sorted tile
   }
 
-  // The keys (and, where the shape keeps them, their digits) into the exchange in digit order.
-  template <bool FullTile>
-  __device__ __forceinline__ void stage_keys(const Key (&tile_keys)[reloads_keys ? 1 : items],
-                                             const bits_type (&tile_bits)[items],
-                                             const int (&ranks)[items]) {
+  // Whether the scatter reads each key's digit from shared memory rather than recomputing it.
+  template <key_carry Carry>
+  static constexpr bool reads_kept_digits = Carry == key_carry::canonical || has_values;
+
+  // The keys and, where the scatter reads them, their digits into the exchange in digit order.
+  template <bool FullTile, key_carry Carry>
+  __device__ __forceinline__ void stage_keys(
+      const Key (&tile_keys)[Carry == key_carry::held ? items : 1],
+      const bits_type (&tile_bits)[items], const int (&ranks)[items]) {
     for_each_warp_striped<items, FullTile>(tile.count, [&](int j, int i) {
-      if constexpr (reloads_keys)
-        shared.exchange.keys[ranks[j]] = key_source[tile.begin + i];
-      else
+      if constexpr (Carry == key_carry::held)
         shared.exchange.keys[ranks[j]] = tile_keys[j];
-      if constexpr (storage_t::keeps_digits)
+      else
+        shared.exchange.keys[ranks[j]] = key_source[tile.begin + i];
+      if constexpr (reads_kept_digits<Carry>)
         shared.digits[ranks[j]] = typename storage_t::digit_t(digit(tile_bits[j]));
     });
   }
@@ -346,15 +401,15 @@ struct onesweep_tile {
 
   // Striped reads of the sorted tile: consecutive threads write consecutive addresses within
   // each digit's run.
-  template <bool FullTile>
+  template <bool FullTile, key_carry Carry>
   __device__ __forceinline__ void scatter_keys() {
     for_each_striped<threads, items, FullTile>(tile.count, [&](int, int i) {
       const Key key = shared.exchange.keys[i];
       unsigned int d;
-      if constexpr (storage_t::keeps_digits)
+      if constexpr (reads_kept_digits<Carry>)
         d = shared.digits[i];
       else
-        d = digit(ordered_bits(key, flip));
+        d = digit(encoded_bits(key, flip));
       key_destination[shared.digit_base[d] + i] = key;
     });
   }
@@ -437,10 +492,11 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
               status,
               digit_starts,
               next_digit_starts};
+  const bool canonical_digits = plan->canonical_digits;
   if (tile.tile.count == shape::tile_items)
-    tile.template run<true>();
+    tile.template run<true>(canonical_digits);
   else
-    tile.template run<false>();
+    tile.template run<false>(canonical_digits);
 }
 
 // After an odd number of executed passes the sorted data sits in the alternate buffers.

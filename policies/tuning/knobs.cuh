@@ -35,6 +35,9 @@ struct radix_knobs {
   // Both: how a warp finds the lanes whose keys share its digit (true: a shared atomicOr per
   // key; false: ballots).
   bool rank_match_by_atomic_or = false;
+  // Keys only: keys of at most this many bytes stay in registers through the rank; wider ones
+  // are read again from global memory (a cache hit) when the tile is staged.
+  int held_key_bytes = 0;
   int digit_bits = 0;                  // both: bits sorted per pass
   int histogram_blocks_per_sm = 0;     // both: the up-front histogram's blocks per SM
   int histogram_items_per_thread = 0;  // both: and the keys each of its threads loads at once

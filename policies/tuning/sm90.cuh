@@ -20,10 +20,12 @@ struct radix_tuning_sm90 final {
     k.items_per_thread_with_values = 21;
     // Wider keys or values get fewer items per thread so that a tile of them (and its digits,
     // where kept) fits this much shared memory, next to 2 KB of digit bases. Beyond 48 KB the
-    // tile takes dynamic shared memory. Keys only: u64 keys get 15 items (17 or 18: 14-17 %
-    // slower); with values: u32+u32 21 (17: 4 % slower), u64+u32 16 (13: 6 % slower).
+    // tile takes dynamic shared memory (at most 62 KB here, so that with the digit bases
+    // every tile fits sm_75's 64 KB). Keys only: u64 keys get 15 items (17 or 18: 14-17 %
+    // slower); with values: u32+u32 21 (17: 4 % slower; 23: 3 % slower), u64+u32 18 (13: 6 %
+    // slower, 16: 3 % slower).
     k.exchange_bytes = 46 * 1024;
-    k.exchange_bytes_with_values = 56 * 1024;
+    k.exchange_bytes_with_values = 62 * 1024;
     // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
     // Keys only: 3 (56 registers; 2 blocks left the pass 10 % slower). Pairs: 2 (3 blocks of
     // 12 items: u64+u32 +1 %, u32+u32 -2 %).
@@ -32,6 +34,10 @@ struct radix_tuning_sm90 final {
     // How a warp finds the lanes whose keys share its digit, in the rank: a shared-memory
     // atomicOr per key (false: eight ballots per key, CUB's default). Within 2 % either way.
     k.rank_match_by_atomic_or = false;
+    // Keys only: 4-byte keys stay in registers through the rank; 8-byte keys are read again
+    // (held, u64 keys and their bits spilled 136 bytes at 56 registers; reloaded: none, and
+    // the u64 sort 5-6 % faster on the H100, bench/results/NOTES.md).
+    k.held_key_bytes = 4;
     // 8-bit digits: 4 passes for 32-bit keys, a 1 KB row of look-back state per tile.
     k.digit_bits = 8;
     // The one up-front pass that counts every digit of every pass: blocks per SM, and keys

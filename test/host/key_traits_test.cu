@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -45,6 +46,21 @@ template <class Key>
 void expect_traits_hold(const std::vector<Key>& keys) {
   expect_encode_round_trips(keys);
   expect_sort_bits_follow_documented_order(keys);
+}
+
+// canonicalised(k) must hold wherever sort_bits and the encoding differ (the radix sort then
+// takes its digits from sort bits), and only for -0.0 and NaNs (else ordinary data would
+// lose the fast way).
+template <class Key>
+void expect_canonicalised_marks_exactly_zeros_and_nans(const std::vector<Key>& keys) {
+  using traits = radix_key_traits<Key>;
+  for (Key k : keys) {
+    const double value = to_double(k);
+    const bool negative_zero_or_nan = value != value || (value == 0 && std::signbit(value));
+    ASSERT_EQ(traits::canonicalised(k), negative_zero_or_nan) << std::hex << +bits_of(k);
+    if (traits::sort_bits(k) != traits::encode(k))
+      ASSERT_TRUE(traits::canonicalised(k)) << std::hex << +bits_of(k);
+  }
 }
 
 template <class Key>
@@ -95,6 +111,13 @@ TEST(KeyTraits, EightBitTypesExhaustively) {
   expect_traits_hold(all_patterns<std::uint8_t>());
   expect_traits_hold(all_patterns<std::int8_t>());
   expect_sort_bits_follow_documented_order(all_patterns<char>());
+}
+
+TEST(KeyTraits, CanonicalisedMarksNegativeZeroAndNaNs) {
+  expect_canonicalised_marks_exactly_zeros_and_nans(all_patterns<__half>());
+  expect_canonicalised_marks_exactly_zeros_and_nans(all_patterns<__nv_bfloat16>());
+  expect_canonicalised_marks_exactly_zeros_and_nans(random_and_edge_patterns<float>());
+  expect_canonicalised_marks_exactly_zeros_and_nans(random_and_edge_patterns<double>());
 }
 
 TEST(KeyTraits, FloatsRandomAndEdgeValues) {
