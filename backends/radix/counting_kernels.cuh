@@ -228,7 +228,8 @@ __global__ void __launch_bounds__(Shape::count_threads, 1)
 
   // The block's count of each bin, over its copies. Lane-private copies: a thread sums the 32
   // counters of one bin, starting at a different one per thread so that the reads spread over
-  // the banks.
+  // the banks. (The barrier: a block with no step has only counted head and tail keys.)
+  __syncthreads();
   typename Shape::block_count_t* row =
       block_counts + std::size_t(blockIdx.x) * Shape::bins + std::size_t(blockIdx.y) * slice_bins;
   for (unsigned b = threadIdx.x; b < slice_bins; b += threads) {
