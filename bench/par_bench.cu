@@ -15,6 +15,9 @@
 //     thrust           thrust::sort / thrust::sort_by_key(thrust::cuda::par.on(s), ...)
 //   --benchmark_filter='^sort(_by_key)?/(par|par_pool|par_mallocasync|cub_radix|thrust)/'
 //   runs these (at even powers of two the CUB rows are radix_bench.cu's: the same names and data).
+//   sort/<par|cub_radix|thrust>/<u8|u16>/uniform/<n>, n = 2^20, 2^24, 2^28: narrow keys, which
+//   par sorts by counting from 2^16 keys up (backends/radix/counting_sort.cuh);
+//   --benchmark_filter='^sort/(par|cub_radix|thrust)/u(8|16)/' runs these only.
 //   copy/cuda_memcpy/u32/uniform/<n>: the device-to-device copy every result is set against.
 //   host/<par|cub_radix>/u32/uniform/<n>: host time of one call (n = 2^10 and 2^20).
 //   sweep/<strategy>/<type>/uniform/<n>: gpusort::par_pinned<strategy> without an allocator for
@@ -70,6 +73,32 @@ void register_par_type(bench_context& context, int max_log2) {
       register_sort_benchmark<cached>(context, name, r.which, n, key_distribution::uniform,
                                       r.source);
     }
+}
+
+// Narrow keys (keys only): gpusort::par as a user calls it (no allocator), CUB and
+// thrust::sort, at 2^20, 2^24 and 2^28.
+template <class Key>
+void register_narrow_type(bench_context& context, int max_log2) {
+  using narrow_case = sort_case<Key>;
+  using cached = verified_case<narrow_case, gpusort::par>;
+  struct row {
+    const char* backend;
+    side which;
+    storage_source source;
+  };
+  constexpr row rows[] = {
+      {"par", side::gpusort, storage_source::gpusort_default},
+      {"cub_radix", side::cub, storage_source::bench_pool},
+      {"thrust", side::thrust, storage_source::gpusort_default},
+  };
+  for (int log2 : {20, 24, 28}) {
+    if (log2 > max_log2) break;
+    const std::size_t n = std::size_t(1) << log2;
+    for (const row& r : rows)
+      register_sort_benchmark<cached>(
+          context, benchmark_name(narrow_case::op_name(), r.backend, type_name<Key>(), n), r.which,
+          n, key_distribution::uniform, r.source);
+  }
 }
 
 // The ceiling every sort's bytes are set against: a device-to-device copy of 2^28 u32 keys
@@ -208,6 +237,8 @@ void register_par_benchmarks(bench_context& context, int max_log2) {
   register_par_type<std::uint64_t>(context, max_log2);
   register_par_type<std::uint32_t, std::uint32_t>(context, max_log2);
   register_par_type<std::uint64_t, std::uint32_t>(context, max_log2);
+  register_narrow_type<std::uint8_t>(context, max_log2);
+  register_narrow_type<std::uint16_t>(context, max_log2);
   register_sweep_type<std::uint32_t>(context);
   register_sweep_type<std::uint64_t>(context);
   register_sweep_type<std::uint32_t, std::uint32_t>(context);

@@ -126,6 +126,13 @@ struct radix_key_traits<bool> {
   __host__ __device__ static bits_type sort_bits(bool key) { return encode(key); }
 };
 
+// Integer, character and bool keys of at most 16 bits: few enough values for a counter each
+// (at most 65536), and keys with equal sort bits are equal bit for bit (encode is a
+// bijection), so a keys-only sort can count how many keys have each value and write each
+// value that many times (backends/radix/counting_sort.cuh) instead of moving keys.
+template <class Key>
+inline constexpr bool is_narrow_integer_key_v = std::is_integral_v<Key> && sizeof(Key) <= 2;
+
 template <>
 struct radix_key_traits<float> : detail::ieee_radix_traits<float, std::uint32_t, 23, 8> {};
 template <>

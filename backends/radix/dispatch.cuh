@@ -1,6 +1,6 @@
 // Host side of the radix backend: sizes, the one temporary allocation, and the kernel
 // launches: upfront histograms (which also plan the passes), then one one-sweep launch per
-// pass and portion.
+// pass and portion. Keys-only sorts of narrow integer keys count instead (counting_sort.cuh).
 #pragma once
 
 #include <gpusort/detail/policies/comparator_traits.cuh>
@@ -8,6 +8,7 @@
 #include <gpusort/sort_request.cuh>
 #include "../common/kernel_setup.cuh"
 #include "../common/resident_grid.cuh"
+#include "counting_sort.cuh"
 #include "kernels.cuh"
 
 #include <cuda_runtime_api.h>
@@ -17,11 +18,9 @@
 
 namespace gpusort::backends::radix {
 
-// Sorts the request's keys (and values alongside, unless Value is no_values) by the key's
-// radix order, reversed for a descending comparator. Stable even where the request need not
-// be. Enqueued on the request's stream, no synchronisation.
+// The LSD radix sort of the request: one-sweep passes over every digit.
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
-void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request) {
   Key* const keys = request.keys;
   Value* const values = request.values;
   const std::size_t n = request.count;
@@ -111,6 +110,19 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
         keys, alternate_keys, values, alternate_values, n, plan);
     detail::check_launch("radix sort: copy_back");
   }
+}
+
+// Sorts the request's keys (and values alongside, unless Value is no_values) by the key's
+// radix order, reversed for a descending comparator. Stable even where the request need not
+// be. Enqueued on the request's stream, no synchronisation. Narrow integer keys without
+// values are counted, not moved: their equal keys are equal bit for bit, so the counting
+// sort's output is the stable sort's, for about 2 bytes of traffic per byte of keys.
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+  if constexpr (is_narrow_integer_key_v<Key> && !has_values_v<Value>)
+    counting_sort<Tuning>(request);
+  else
+    onesweep_sort<Tuning>(request);
 }
 
 }  // namespace gpusort::backends::radix

@@ -89,6 +89,12 @@ __device__ inline std::uint32_t uniform_key(std::uint64_t bits, std::uint32_t*) 
   return static_cast<std::uint32_t>(bits >> 32);
 }
 __device__ inline std::uint64_t uniform_key(std::uint64_t bits, std::uint64_t*) { return bits; }
+__device__ inline std::uint8_t uniform_key(std::uint64_t bits, std::uint8_t*) {
+  return static_cast<std::uint8_t>(bits >> 56);
+}
+__device__ inline std::uint16_t uniform_key(std::uint64_t bits, std::uint16_t*) {
+  return static_cast<std::uint16_t>(bits >> 48);
+}
 __device__ inline float uniform_key(std::uint64_t bits, float*) {
   const float unit = static_cast<float>(bits >> 40) * 0x1p-24f;  // 24 random bits in [0, 1)
   return -1.0e6f + 2.0e6f * unit;
@@ -206,7 +212,8 @@ inline unsigned int fill_grid(std::size_t n) {
 
 }  // namespace detail
 
-// keys[i] = a uniformly random key (u32, u64, f32, f64 or s16_key), a pure function of (seed, i).
+// keys[i] = a uniformly random key (u8, u16, u32, u64, f32, f64 or s16_key), a pure function
+// of (seed, i).
 template <class Key>
 void fill_uniform(Key* keys, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
   detail::fill_uniform_kernel<<<detail::fill_grid(n), 256, 0, stream>>>(keys, n, seed);

@@ -42,7 +42,9 @@ namespace gpusort_bench {
 
 template <class T>
 const char* type_name() {
-  if constexpr (std::is_same_v<T, std::uint32_t>) return "u32";
+  if constexpr (std::is_same_v<T, std::uint8_t>) return "u8";
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return "u16";
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return "u32";
   else if constexpr (std::is_same_v<T, std::uint64_t>) return "u64";
   else if constexpr (std::is_same_v<T, float>) return "f32";
   else if constexpr (std::is_same_v<T, double>) return "f64";

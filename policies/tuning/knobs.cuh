@@ -20,7 +20,27 @@
 
 namespace gpusort {
 
-// The radix backend's one-sweep sort (backends/radix/kernels.cuh).
+// The radix backend's counting sort of narrow keys (keys only: integer, character and bool
+// keys of at most 16 bits; backends/radix/counting_kernels.cuh).
+struct counting_knobs {
+  int count_threads = 0;             // the count kernel's block
+  int count_vectors_per_thread = 0;  // 16-byte loads each of its threads has in flight
+  // A count block takes at least this many keys per bin of its histogram: writing out and
+  // summing its histogram costs about as much as reading that many keys per bin.
+  int count_keys_per_bin = 0;
+  // Histograms of at most this many bins get a copy per warp lane (no two lanes share a
+  // counter); wider ones one copy per block.
+  int lane_private_max_bins = 0;
+  // The most shared memory one count block's histogram may take; wider histograms are cut
+  // into slices (each read of the keys counts one slice). Also capped by the device.
+  int histogram_shared_bytes = 0;
+  int group_bins = 0;  // bins summed and scanned by one block (at most 1024, a power of two)
+  int fill_threads = 0;             // the fill kernel's block
+  int fill_vectors_per_thread = 0;  // and the 16-byte stores of each of its threads
+};
+
+// The radix backend's one-sweep sort (backends/radix/kernels.cuh), and its counting sort of
+// narrow keys (`counting`).
 struct radix_knobs {
   int block_threads = 0;                 // both: threads per one-sweep tile
   int items_per_thread = 0;              // keys only: keys per thread of a tile
@@ -42,6 +62,7 @@ struct radix_knobs {
   int histogram_blocks_per_sm = 0;     // both: the up-front histogram's blocks per SM
   int histogram_items_per_thread = 0;  // both: and the keys each of its threads loads at once
   std::size_t max_portion_keys = 0;    // both: keys per launch of a pass (at most 2^30 - 1)
+  counting_knobs counting;             // keys only, narrow integer keys: the counting sort
 };
 
 // The one-launch cluster sort of small inputs (backends/radix/cluster_kernels.cuh), used by

@@ -47,6 +47,32 @@ struct radix_tuning_sm90 final {
     // Each pass runs in portions of at most this many keys (one launch each; the look-back
     // table holds one portion): 2^28 keys are one portion. At most 2^30 - 1.
     k.max_portion_keys = std::size_t(1) << 29;
+    // Keys-only sorts of integer, character and bool keys of at most 16 bits count every
+    // value instead (backends/radix/counting_sort.cuh). Not measured yet; chosen by reasoning:
+    // - count: 1024 threads x 2 loads of 16 bytes (32 u8 or 16 u16 keys per thread and step,
+    //   the next step's loads in flight while this one counts). A u16 histogram takes 128 KB
+    //   (65536 16-bit counters), so one block per SM: 1024 threads x 32 bytes = 32 KB in
+    //   flight per SM, about what an H200 SM's share of bandwidth (36 GB/s) needs at ~1 us
+    //   latency. Its 16-bit counters are flushed at 2^15, so a block counts at most 2^15
+    //   keys per counter between two barriers (asserted).
+    k.counting.count_threads = 1024;
+    k.counting.count_vectors_per_thread = 2;
+    // A block writes out its histogram (u16: 128 KB) and the sum reads it back: with at least
+    // 8 keys per bin (u16: 2^19 keys, 1 MB) that is at most a quarter of the block's reads.
+    // So 2^24 u16 keys take 32 count blocks, 2^28 one per SM.
+    k.counting.count_keys_per_bin = 8;
+    // u8 and bool: a copy of the 256 bins per warp lane (16 KB of 16-bit counters) leaves
+    // two lanes at most on one shared-memory bank whatever the keys (all equal included).
+    k.counting.lane_private_max_bins = 256;
+    // u16: all 65536 counters in one block (sm_90 opts in to 227 KB), one read of the keys.
+    k.counting.histogram_shared_bytes = 128 * 1024;
+    // 65536 bins = 256 groups of 256: one block sums and scans a group, the last one the
+    // groups' totals.
+    k.counting.group_bins = 256;
+    // fill: 256 threads x 4 stores of 16 bytes (16 KB per block), so that the block's two
+    // binary searches for its first and last bin are paid once per 16 KB written.
+    k.counting.fill_threads = 256;
+    k.counting.fill_vectors_per_thread = 4;
     return k;
   }();
 };

@@ -1,0 +1,357 @@
+// Kernels of the counting sort of narrow keys (keys only: integer, character and bool keys of
+// at most 16 bits, whose equal keys are equal bit for bit). In launch order:
+//   count_values  one read of the keys counts each value (its ordered bits: the bin) in a
+//                 shared-memory histogram per block, and writes the block's counts out
+//   sum_bins      per group of bins: each bin's count over all blocks, its offset inside the
+//                 group (exclusive scan); the last block to finish scans the groups' totals
+//   fill_values   every output position gets the value of the bin that holds it: each thread
+//                 writes 16 bytes, so the work is the same whatever the keys
+// About 2 bytes moved per byte of keys (one read, one write), where an LSD radix sort moves
+// each key 3 times per pass.
+#pragma once
+
+#include <gpusort/detail/policies/bit_cast.cuh>
+#include <gpusort/detail/policies/key_traits.cuh>
+#include "../common/ordered_bits.cuh"
+#include "../common/tiles.cuh"
+#include "counting_layout.cuh"
+
+#include <cub/block/block_scan.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace gpusort::backends::radix {
+
+// Shapes are plain numbers (not the tuning type), so that tunings with the same counting
+// knobs (radix_tuning_sm90 and its small tiles) share one compiled kernel per key type.
+template <class Key, int CountThreads, int CountVectors, int LanePrivateMaxBins, int GroupBins,
+          int FillThreads, int FillVectors>
+struct counting_shape {
+  using key_type = Key;
+  using traits = radix_key_traits<Key>;
+  using bits_type = typename traits::bits_type;
+  static constexpr int value_bits = traits::bits;  // 1 (bool), 8 or 16
+  static constexpr std::size_t bins = std::size_t(1) << value_bits;
+  static constexpr int keys_per_vector = counting_vector_bytes / int(sizeof(Key));
+
+  static constexpr int count_threads = CountThreads;
+  static constexpr int count_vectors = CountVectors;
+  // Each warp lane its own copy of a narrow histogram: lanes of one warp never add to the
+  // same counter, and (bins x 32 + lane layout) at most two of them meet on a bank.
+  static constexpr bool lane_private = bins <= std::size_t(LanePrivateMaxBins);
+  static constexpr int copies = lane_private ? 32 : 1;
+  static constexpr std::size_t histogram_bytes = bins * copies * 2;  // 16-bit counters
+  // A block's count of a bin, written out for sum_bins: below 2^15 per counter (the rest went
+  // to the global count as it filled up), so 16 bits for one copy, 32 for 32.
+  using block_count_t = std::conditional_t<lane_private, std::uint32_t, std::uint16_t>;
+  // The most keys one counter gets between two barriers of count_values: one step of the
+  // threads that share it, and the head and tail keys in the first step.
+  static constexpr std::size_t step_increments =
+      std::size_t(count_threads / (lane_private ? 32 : 1)) * count_vectors * keys_per_vector +
+      2 * keys_per_vector;
+  static_assert(step_increments <= max_step_increments,
+                "gpusort: counting sort: too many keys per count step for 16-bit counters; give "
+                "count_threads x count_vectors_per_thread fewer keys");
+  static_assert(count_threads % 32 == 0 && count_threads >= 2 * keys_per_vector,
+                "gpusort: counting sort: count_threads must be whole warps, at least 32");
+
+  // sum_bins: a block per group of bins (its threads: at least a warp, for bool's 2 bins).
+  static constexpr int group_bins = int(bins < std::size_t(GroupBins) ? bins : GroupBins);
+  static constexpr int groups = int(bins / std::size_t(group_bins));
+  static constexpr int sum_threads = group_bins < 32 ? 32 : group_bins;
+  static_assert((GroupBins & (GroupBins - 1)) == 0 && GroupBins <= 1024,
+                "gpusort: counting sort: group_bins must be a power of two, at most 1024");
+  static_assert(groups <= sum_threads,
+                "gpusort: counting sort: the last sum_bins block scans every group's total; "
+                "give group_bins at least sqrt(bins)");
+
+  static constexpr int fill_threads = FillThreads;
+  static constexpr int fill_vectors = FillVectors;
+  static constexpr int fill_tile_vectors = fill_threads * fill_vectors;
+  static_assert(fill_threads >= 2 * keys_per_vector && fill_threads % 64 == 0,
+                "gpusort: counting sort: fill_threads must be whole pairs of warps");
+
+  __host__ __device__ static constexpr std::size_t bin_group(std::size_t bin) {
+    return bin / std::size_t(group_bins);
+  }
+};
+
+template <class Tuning, class Key>
+using counting_shape_t =
+    counting_shape<Key, Tuning::knobs.counting.count_threads,
+                   Tuning::knobs.counting.count_vectors_per_thread,
+                   Tuning::knobs.counting.lane_private_max_bins,
+                   Tuning::knobs.counting.group_bins, Tuning::knobs.counting.fill_threads,
+                   Tuning::knobs.counting.fill_vectors_per_thread>;
+
+// Keys in a 16-byte vector, taken out and put in by shifts (through a union the vector
+// would go through local memory). k is a constant once the callers' loops are unrolled.
+template <class Key>
+using raw_key_bits_t = std::conditional_t<sizeof(Key) == 1, std::uint8_t, std::uint16_t>;
+
+template <class Key>
+__device__ __forceinline__ Key key_in_vector(const uint4& vector, int k) {
+  constexpr int per_word = 4 / int(sizeof(Key));
+  const unsigned words[4] = {vector.x, vector.y, vector.z, vector.w};
+  const unsigned raw = words[k / per_word] >> ((k % per_word) * 8 * int(sizeof(Key)));
+  return detail::bit_cast<Key>(raw_key_bits_t<Key>(raw));
+}
+
+template <class Key>
+struct vector_builder {
+  unsigned words[4] = {0, 0, 0, 0};
+  __device__ __forceinline__ void put(int k, Key key) {
+    constexpr int per_word = 4 / int(sizeof(Key));
+    words[k / per_word] |= unsigned(detail::bit_cast<raw_key_bits_t<Key>>(key))
+                           << ((k % per_word) * 8 * int(sizeof(Key)));
+  }
+  __device__ __forceinline__ uint4 vector() const {
+    return make_uint4(words[0], words[1], words[2], words[3]);
+  }
+};
+
+// One block's histogram of the bins of its slice, packed 16-bit counters in dynamic shared
+// memory: counter (bin - first bin of the slice) * copies + lane % copies.
+template <class Shape>
+struct slice_histogram {
+  unsigned int* words;
+  unsigned int slice;
+  int slice_shift;  // value_bits - slice bits: bin >> slice_shift is the bin's slice
+  unsigned long long* global_counts;  // [bins]: where full counters go
+
+  __device__ __forceinline__ unsigned local_bin(unsigned bin) const {
+    return bin & ((1u << slice_shift) - 1u);
+  }
+
+  // Adds a run of `length` keys of one bin (if the bin is in this slice).
+  __device__ __forceinline__ void add(unsigned bin, unsigned length) const {
+    if ((bin >> slice_shift) != slice) return;
+    const unsigned lane = Shape::lane_private ? threadIdx.x % 32 : 0;
+    const counter_place place = place_of_counter(local_bin(bin) * Shape::copies + lane);
+    const unsigned before = (atomicAdd(&words[place.word], length << place.shift) >> place.shift) & 0xFFFFu;
+    if (crosses_flush_threshold(before, length)) {
+      atomicAdd(&global_counts[bin], static_cast<unsigned long long>(counter_flush_threshold));
+      atomicSub(&words[place.word], counter_flush_threshold << place.shift);
+    }
+  }
+
+  __device__ __forceinline__ unsigned counter(unsigned index) const {
+    const counter_place place = place_of_counter(index);
+    return (words[place.word] >> place.shift) & 0xFFFFu;
+  }
+};
+
+// Adds a thread's keys in runs of equal bins: one shared atomic per run, so that long runs of
+// one value (all equal, sorted, one value for most keys) cost a fraction of an atomic per key.
+struct run_counter {
+  unsigned bin = 0;
+  unsigned length = 0;
+
+  template <class Histogram>
+  __device__ __forceinline__ void next(unsigned key_bin, const Histogram& histogram) {
+    if (length != 0 && key_bin == bin) {
+      ++length;
+      return;
+    }
+    if (length != 0) histogram.add(bin, length);
+    bin = key_bin;
+    length = 1;
+  }
+  template <class Histogram>
+  __device__ __forceinline__ void finish(const Histogram& histogram) {
+    if (length != 0) histogram.add(bin, length);
+    length = 0;
+  }
+};
+
+// Counts the keys of one slice of the bins (blockIdx.y) over a grid-stride share of the
+// vectors (blockIdx.x), then writes the block's count of each bin of the slice to
+// block_counts[blockIdx.x][bin]. Each step loads the next step's vectors before counting its
+// own, and ends with a barrier (which bounds the counters: counting_layout.cuh).
+// Shared memory: the slice's histogram, (bins >> slice bits) x copies 16-bit counters.
+// (One block per SM in the launch bounds: without it ptxas spilled the u16 kernel at 32
+// registers.)
+template <class Shape>
+__global__ void __launch_bounds__(Shape::count_threads, 1)
+    count_values(const typename Shape::key_type* keys, vector_split split,
+                 typename Shape::bits_type flip, int slice_bits,
+                 unsigned long long* global_counts /* [bins], zeroed */,
+                 typename Shape::block_count_t* block_counts /* [blocks per slice][bins] */) {
+  using Key = typename Shape::key_type;
+  constexpr int threads = Shape::count_threads;
+  constexpr int vectors_per_thread = Shape::count_vectors;
+  constexpr int keys_per_vector = Shape::keys_per_vector;
+  extern __shared__ __align__(16) unsigned int histogram_words[];
+  const slice_histogram<Shape> histogram{histogram_words, blockIdx.y,
+                                         Shape::value_bits - slice_bits, global_counts};
+  const unsigned slice_bins = unsigned(Shape::bins >> slice_bits);
+  const unsigned words = slice_bins * Shape::copies / 2;
+  for (unsigned w = threadIdx.x; w < words; w += threads) histogram_words[w] = 0;
+  __syncthreads();
+
+  const auto bin_of = [flip](const Key& key) { return unsigned(ordered_bits(key, flip)); };
+  // The keys before the first and after the last whole vector.
+  if (blockIdx.x == 0 && threadIdx.x < split.head + split.tail)
+    histogram.add(bin_of(keys[loose_key_position(split, threadIdx.x, sizeof(Key))]), 1);
+
+  const uint4* vectors = reinterpret_cast<const uint4*>(keys + split.head);
+  const std::size_t step_vectors = std::size_t(threads) * vectors_per_thread;
+  const std::size_t stride = std::size_t(gridDim.x) * step_vectors;
+  const auto load = [&](std::size_t step_begin, uint4 (&into)[vectors_per_thread]) {
+#pragma unroll
+    for (int j = 0; j < vectors_per_thread; ++j) {
+      const std::size_t v = step_begin + std::size_t(j) * threads + threadIdx.x;
+      if (v < split.vectors) into[j] = __ldcs(vectors + v);
+    }
+  };
+  uint4 current[vectors_per_thread];
+  std::size_t step_begin = std::size_t(blockIdx.x) * step_vectors;
+  load(step_begin, current);
+  for (; step_begin < split.vectors; step_begin += stride) {
+    uint4 next[vectors_per_thread];
+    if (step_begin + stride < split.vectors) load(step_begin + stride, next);
+    run_counter run;
+#pragma unroll
+    for (int j = 0; j < vectors_per_thread; ++j) {
+      if (step_begin + std::size_t(j) * threads + threadIdx.x >= split.vectors) continue;
+#pragma unroll
+      for (int k = 0; k < keys_per_vector; ++k)
+        run.next(bin_of(key_in_vector<Key>(current[j], k)), histogram);
+    }
+    run.finish(histogram);
+    __syncthreads();  // every counter below the threshold again before the next step
+#pragma unroll
+    for (int j = 0; j < vectors_per_thread; ++j) current[j] = next[j];
+  }
+
+  // The block's count of each bin, over its copies. Lane-private copies: a thread sums the 32
+  // counters of one bin, starting at a different one per thread so that the reads spread over
+  // the banks. (The barrier: a block with no step has only counted head and tail keys.)
+  __syncthreads();
+  typename Shape::block_count_t* row =
+      block_counts + std::size_t(blockIdx.x) * Shape::bins + std::size_t(blockIdx.y) * slice_bins;
+  for (unsigned b = threadIdx.x; b < slice_bins; b += threads) {
+    unsigned count = 0;
+#pragma unroll
+    for (int c = 0; c < Shape::copies; ++c)
+      count += histogram.counter(b * Shape::copies + (unsigned(c) + b) % Shape::copies);
+    row[b] = typename Shape::block_count_t(count);
+  }
+}
+
+// One group of group_bins bins per block: each bin's total (full counters plus every count
+// block's rest), its offset inside the group, and the group's total; the last block to finish
+// turns the groups' totals into their starts. A bin b then starts at
+// group_starts[b / group_bins] + bin_offsets[b].
+template <class Shape>
+__global__ void __launch_bounds__(Shape::sum_threads)
+    sum_bins(const typename Shape::block_count_t* block_counts, std::size_t count_blocks,
+             const unsigned long long* global_counts, unsigned long long* bin_offsets,
+             unsigned long long* group_starts /* [groups] */,
+             unsigned int* groups_done /* zeroed */) {
+  using scan_t = cub::BlockScan<unsigned long long, Shape::sum_threads>;
+  __shared__ typename scan_t::TempStorage scan_storage;
+  const std::size_t bin = std::size_t(blockIdx.x) * Shape::group_bins + threadIdx.x;
+  const bool in_group = threadIdx.x < Shape::group_bins;
+  unsigned long long total = 0;
+  if (in_group) {
+    // Independent loads in flight: four partial sums.
+    unsigned long long partial[4] = {global_counts[bin], 0, 0, 0};
+    std::size_t b = 0;
+    for (; b + 4 <= count_blocks; b += 4)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) partial[i] += block_counts[(b + i) * Shape::bins + bin];
+    for (; b < count_blocks; ++b) partial[0] += block_counts[b * Shape::bins + bin];
+    total = partial[0] + partial[1] + partial[2] + partial[3];
+  }
+  unsigned long long offset = 0, group_total = 0;
+  scan_t(scan_storage).ExclusiveSum(total, offset, group_total);
+  if (in_group) bin_offsets[bin] = offset;
+
+  if constexpr (Shape::groups == 1) {
+    if (threadIdx.x == 0) group_starts[0] = 0;
+  } else {
+    // The last block to finish turns the totals into starts: its ticket says every other
+    // block's total is in (each block fences its store before it takes a ticket).
+    __shared__ bool last_block;
+    if (threadIdx.x == 0) group_starts[blockIdx.x] = group_total;
+    __threadfence();
+    __syncthreads();  // also: every thread is done with scan_storage
+    if (threadIdx.x == 0) last_block = atomicAdd(groups_done, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last_block) return;
+    __threadfence();
+    const unsigned long long group_sum =
+        threadIdx.x < Shape::groups ? __ldcg(&group_starts[threadIdx.x]) : 0;
+    unsigned long long group_start = 0;
+    scan_t(scan_storage).ExclusiveSum(group_sum, group_start);
+    if (threadIdx.x < Shape::groups) group_starts[threadIdx.x] = group_start;
+  }
+}
+
+// Each block writes fill_tile_vectors whole vectors of the output; block 0 also the head and
+// tail keys. A vector's keys take the value of the bin holding each position: a binary search
+// over the bins' starts, narrowed to the bins of the block's own positions (found once per
+// block), and only where a position passes the end of the bin before it.
+template <class Shape>
+__global__ void __launch_bounds__(Shape::fill_threads)
+    fill_values(typename Shape::key_type* keys, std::size_t n, vector_split split,
+                typename Shape::bits_type flip, const unsigned long long* bin_offsets,
+                const unsigned long long* group_starts) {
+  using Key = typename Shape::key_type;
+  using bits_type = typename Shape::bits_type;
+  constexpr int threads = Shape::fill_threads;
+  constexpr std::size_t last_bin = Shape::bins - 1;
+  __shared__ std::size_t block_bins[2];  // the bins of the block's first and last position
+
+  const auto start = [&](std::size_t bin) -> unsigned long long {
+    if (bin > last_bin) return n;
+    return __ldg(&group_starts[Shape::bin_group(bin)]) + __ldg(&bin_offsets[bin]);
+  };
+  const auto value_of = [flip](std::size_t bin) {
+    return radix_key_traits<Key>::decode(bits_type(bits_type(bin) ^ flip));
+  };
+
+  const std::size_t first_vector = std::size_t(blockIdx.x) * Shape::fill_tile_vectors;
+  const std::size_t end_vector = first_vector + Shape::fill_tile_vectors < split.vectors
+                                     ? first_vector + Shape::fill_tile_vectors
+                                     : split.vectors;
+  if (first_vector < end_vector) {
+    // Two searches, in two warps.
+    if (threadIdx.x == 0 || threadIdx.x == threads / 2) {
+      const std::size_t position =
+          split.head + (threadIdx.x == 0 ? first_vector : end_vector) * Shape::keys_per_vector -
+          (threadIdx.x == 0 ? 0 : 1);
+      block_bins[threadIdx.x == 0 ? 0 : 1] = bin_of_position(start, 0, last_bin, position);
+    }
+    __syncthreads();
+    const std::size_t low = block_bins[0], high = block_bins[1];
+    uint4* vectors = reinterpret_cast<uint4*>(keys + split.head);
+#pragma unroll
+    for (int j = 0; j < Shape::fill_vectors; ++j) {
+      const std::size_t v = first_vector + std::size_t(j) * threads + threadIdx.x;
+      if (v >= end_vector) continue;
+      const std::size_t first = split.head + v * Shape::keys_per_vector;
+      std::size_t bin = bin_of_position(start, low, high, first);
+      unsigned long long bin_end = start(bin + 1);
+      vector_builder<Key> out;
+#pragma unroll
+      for (int k = 0; k < Shape::keys_per_vector; ++k) {
+        if (first + k >= bin_end) {
+          bin = bin_of_position(start, bin + 1, high, first + k);
+          bin_end = start(bin + 1);
+        }
+        out.put(k, value_of(bin));
+      }
+      vectors[v] = out.vector();
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x < split.head + split.tail) {
+    const std::size_t position = loose_key_position(split, threadIdx.x, sizeof(Key));
+    keys[position] = value_of(bin_of_position(start, 0, last_bin, position));
+  }
+}
+
+}  // namespace gpusort::backends::radix
