@@ -39,8 +39,8 @@ struct radix_shape {
       int(sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value));
   static constexpr int digit_bits = Tuning::knobs.digit_bits;
   // onesweep_pass keeps each sorted key's digit in shared memory for pairs (the values need
-  // the digits after the keys have left the exchange) and where a tile may be carried the
-  // canonical way (key_carry: user types, and floats with -0.0 or NaNs).
+  // the digits after the keys have left the exchange) and where a tile may take its digits
+  // from sort bits (onesweep_tile: user types, and floats with -0.0 or NaNs).
   static constexpr bool keeps_digits = !std::is_integral_v<Key> || has_values_v<Value>;
   static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
   static constexpr int exchange_bytes = !has_values_v<Value>
@@ -216,25 +216,21 @@ struct onesweep_storage {
   int tile_number;
 };
 
-// How onesweep_tile carries its keys from the load to the scatter.
-enum class key_carry {
-  // Each key in registers next to the bits its digits come from: its encoding XOR the order's
-  // flip (encoded_bits). The scatter recomputes the digit from the key. Right for every key
-  // whose sort bits are its encoding: all integers, and floats without -0.0 or NaNs.
-  held,
-  // The same bits in registers, the key read again from global memory (a cache hit) into the
-  // exchange: for keys wider than the knobs' held_key_bytes, whose two copies would spill.
-  reloaded,
-  // Each key's sort bits in registers; the key read again into the exchange, its digit kept
-  // beside it. For user key types (no encoding), pairs of floats, and floats when the
-  // histogram pass saw a key that sort_bits canonicalises (pass_plan::canonical_digits).
-  canonical
-};
-
 // One tile of one pass. The steps run in the order of the paper; the look-back's waiting
 // is overlapped with writing the tile into shared memory in digit order.
 //
-// A tile carries its keys in one of three ways (key_carry).
+// How a tile carries its keys from the load to the scatter, two choices:
+//   holds_keys each key stays in registers through the rank, next to its bits; else it is
+//              read again from global memory (a cache hit) when the tile is staged: for keys
+//              wider than the knobs' held_key_bytes (u64 keys and their bits spilled 136
+//              bytes), user key types, pairs of floats, and floats taking sort bits (f32
+//              keys held beside sort bits spilled 192 bytes).
+//   SortBits   the digits come from the keys' sort bits and are kept in shared memory for
+//              the scatter; else from their encoding (encoded_bits), recomputed by the
+//              scatter. The encoding is right for every key whose sort bits it is: all
+//              integers, and floats without -0.0 or NaNs; floats switch to sort bits when the
+//              histogram pass saw such a key (pass_plan::canonical_digits). User key types
+//              (no encoding) and pairs of floats always take sort bits.
 template <class Tuning, class Key, class Value>
 struct onesweep_tile {
   using shape = radix_shape<Tuning, Key, Value>;
@@ -246,15 +242,17 @@ struct onesweep_tile {
   static constexpr int digits = shape::digits;
   static constexpr int bins_per_thread = rank_t::BINS_PER_THREAD;
   static constexpr bool has_values = has_values_v<Value>;
-  // The way a tile without canonicalised keys takes. Pairs of floats are carried the
-  // canonical way only: with two ways in one kernel, f32+u32 spilled 280 bytes (ptxas -v)
-  // against 52.
-  static constexpr key_carry usual_carry =
-      !has_radix_encoding_v<Key> || (has_values && !std::is_integral_v<Key>) ? key_carry::canonical
-      : !has_values && int(sizeof(Key)) > Tuning::knobs.held_key_bytes      ? key_carry::reloaded
-                                                                             : key_carry::held;
-  static constexpr bool may_canonicalise =
-      usual_carry != key_carry::canonical && radix_key_canonicalises_v<Key>;
+  // Pairs of floats take sort bits only: with both ways in one kernel, f32+u32 spilled 280
+  // bytes (ptxas -v) against 52.
+  static constexpr bool pairs_of_floats = has_values && !std::is_integral_v<Key>;
+  template <bool SortBits>
+  static constexpr bool holds_keys =
+      has_values ? std::is_integral_v<Key>
+                 : has_radix_encoding_v<Key> && !SortBits &&
+                       int(sizeof(Key)) <= Tuning::knobs.held_key_bytes;
+  static constexpr bool always_sort_bits = !has_radix_encoding_v<Key> || pairs_of_floats;
+  static constexpr bool may_need_sort_bits =
+      !always_sort_bits && radix_key_canonicalises_v<Key>;
 
   storage_t& shared;
   const Key* key_source;      // this portion's keys
@@ -279,52 +277,53 @@ struct onesweep_tile {
     return status + std::size_t(tile_number) * digits;
   }
 
-  // The tile, carried the canonical way where `canonical_digits` says and the key type can
-  // need it, else the usual way.
+  // The tile, its digits from sort bits where the key type always needs them or
+  // `canonical_digits` says so.
   template <bool FullTile>
   __device__ __forceinline__ void run(bool canonical_digits) {
-    if (may_canonicalise && canonical_digits)
-      run_carrying<FullTile, key_carry::canonical>();
+    if constexpr (always_sort_bits)
+      run_carrying<FullTile, true>();
+    else if (may_need_sort_bits && canonical_digits)
+      run_carrying<FullTile, true>();
     else
-      run_carrying<FullTile, usual_carry>();
+      run_carrying<FullTile, false>();
   }
 
-  template <bool FullTile, key_carry Carry>
+  template <bool FullTile, bool SortBits>
   __device__ __forceinline__ void run_carrying() {
-    Key tile_keys[Carry == key_carry::held ? items : 1];
+    Key tile_keys[holds_keys<SortBits> ? items : 1];
     bits_type tile_bits[items];
-    load_tile<FullTile, Carry>(tile_keys, tile_bits);
+    load_tile<FullTile, SortBits>(tile_keys, tile_bits);
     int counts[bins_per_thread];
     int ranks[items];
     int digit_prefix[bins_per_thread];
     rank_digits(tile_bits, counts, ranks, digit_prefix);
-    stage_keys<FullTile, Carry>(tile_keys, tile_bits, ranks);
+    stage_keys<FullTile, SortBits>(tile_keys, tile_bits, ranks);
     find_digit_bases(counts, digit_prefix);
     // The values are loaded before the keys go out, so that their latency overlaps the keys'
     // scatter.
     Value tile_values[has_values ? items : 1];
     if constexpr (has_values) load_values<FullTile>(tile_values);
-    scatter_keys<FullTile, Carry>();
+    scatter_keys<FullTile, SortBits>();
     if constexpr (has_values) scatter_values<FullTile>(ranks, tile_values);
   }
 
   // The tile's keys (where held) and the bits their digits come from, in the rank's order
   // (warp_striped_index, which keeps the sort stable). Padding past a short tile's end ranks
   // after every real key (largest digit, last in order): it never moves.
-  template <bool FullTile, key_carry Carry>
-  __device__ __forceinline__ void load_tile(Key (&tile_keys)[Carry == key_carry::held ? items : 1],
+  template <bool FullTile, bool SortBits>
+  __device__ __forceinline__ void load_tile(Key (&tile_keys)[holds_keys<SortBits> ? items : 1],
                                             bits_type (&tile_bits)[items]) const {
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_striped_index<items>(j);
       if (FullTile || i < tile.count) {
         const Key key = key_source[tile.begin + i];
-        if constexpr (Carry == key_carry::canonical) {
+        if constexpr (holds_keys<SortBits>) tile_keys[j] = key;
+        if constexpr (SortBits)
           tile_bits[j] = ordered_bits(key, flip);
-        } else {
-          if constexpr (Carry == key_carry::held) tile_keys[j] = key;
+        else
           tile_bits[j] = encoded_bits(key, flip);
-        }
       } else {
         tile_bits[j] = bits_type(~bits_type(0));
       }
@@ -345,21 +344,22 @@ struct onesweep_tile {
     __syncthreads();  // the rank is done with its counters: the exchange takes the sorted tile
   }
 
-  // Whether the scatter reads each key's digit from shared memory rather than recomputing it.
-  template <key_carry Carry>
-  static constexpr bool reads_kept_digits = Carry == key_carry::canonical || has_values;
+  // Whether the scatter reads each key's digit from shared memory rather than recomputing it
+  // (sort bits take several instructions; pairs' values need the digits after the keys).
+  template <bool SortBits>
+  static constexpr bool reads_kept_digits = SortBits || has_values;
 
   // The keys and, where the scatter reads them, their digits into the exchange in digit order.
-  template <bool FullTile, key_carry Carry>
+  template <bool FullTile, bool SortBits>
   __device__ __forceinline__ void stage_keys(
-      const Key (&tile_keys)[Carry == key_carry::held ? items : 1],
+      const Key (&tile_keys)[holds_keys<SortBits> ? items : 1],
       const bits_type (&tile_bits)[items], const int (&ranks)[items]) {
     for_each_warp_striped<items, FullTile>(tile.count, [&](int j, int i) {
-      if constexpr (Carry == key_carry::held)
+      if constexpr (holds_keys<SortBits>)
         shared.exchange.keys[ranks[j]] = tile_keys[j];
       else
         shared.exchange.keys[ranks[j]] = key_source[tile.begin + i];
-      if constexpr (reads_kept_digits<Carry>)
+      if constexpr (reads_kept_digits<SortBits>)
         shared.digits[ranks[j]] = typename storage_t::digit_t(digit(tile_bits[j]));
     });
   }
@@ -401,12 +401,12 @@ struct onesweep_tile {
 
   // Striped reads of the sorted tile: consecutive threads write consecutive addresses within
   // each digit's run.
-  template <bool FullTile, key_carry Carry>
+  template <bool FullTile, bool SortBits>
   __device__ __forceinline__ void scatter_keys() {
     for_each_striped<threads, items, FullTile>(tile.count, [&](int, int i) {
       const Key key = shared.exchange.keys[i];
       unsigned int d;
-      if constexpr (reads_kept_digits<Carry>)
+      if constexpr (reads_kept_digits<SortBits>)
         d = shared.digits[i];
       else
         d = digit(encoded_bits(key, flip));
