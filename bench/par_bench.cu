@@ -3,7 +3,7 @@
 // strategy pinned.
 //
 // Names:
-//   <op>/<backend>/<type>/uniform/<n> for u32, f32, u64 keys and u32+u32 (op sort or
+//   <op>/<backend>/<type>/uniform/<n> for u32, f32, u64, f64 keys and u32+u32 (op sort or
 //   sort_by_key), every power of two from 2^10 to 2^28 (up to --gpusort_max_log2) and a few
 //   odd sizes (10^3, 10^5, 3 * 10^6 + 1), and u64+u32 pairs, backend one of
 //     par              gpusort::sort(gpusort::par.on(s), ...): no allocator (the headline)
@@ -235,6 +235,7 @@ void register_par_benchmarks(bench_context& context, int max_log2) {
   register_par_type<std::uint32_t>(context, max_log2);
   register_par_type<float>(context, max_log2);
   register_par_type<std::uint64_t>(context, max_log2);
+  register_par_type<double>(context, max_log2);
   register_par_type<std::uint32_t, std::uint32_t>(context, max_log2);
   register_par_type<std::uint64_t, std::uint32_t>(context, max_log2);
   register_narrow_type<std::uint8_t>(context, max_log2);
