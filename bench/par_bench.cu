@@ -76,7 +76,8 @@ void register_par_type(bench_context& context, int max_log2) {
 }
 
 // Narrow keys (keys only): gpusort::par as a user calls it (no allocator), CUB and
-// thrust::sort, at 2^20, 2^24 and 2^28.
+// thrust::sort, at 2^16 ... 2^28 in steps of 4 (the counting sort starts at 2^22: 2^20 runs
+// the one-sweep passes) and 2^22.
 template <class Key>
 void register_narrow_type(bench_context& context, int max_log2) {
   using narrow_case = sort_case<Key>;
@@ -91,7 +92,7 @@ void register_narrow_type(bench_context& context, int max_log2) {
       {"cub_radix", side::cub, storage_source::bench_pool},
       {"thrust", side::thrust, storage_source::gpusort_default},
   };
-  for (int log2 : {20, 24, 28}) {
+  for (int log2 : {16, 20, 22, 24, 28}) {
     if (log2 > max_log2) break;
     const std::size_t n = std::size_t(1) << log2;
     for (const row& r : rows)

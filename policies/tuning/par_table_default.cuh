@@ -1,5 +1,5 @@
 // gpusort::par's run-time dispatch table for every GPU without a measured one: from a
-// sweep (bench/par_bench.cu, sweep/...) on the NVIDIA H100 80GB HBM3 on 2026-11-23, by
+// sweep (bench/par_bench.cu, sweep/...) on the NVIDIA H100 80GB HBM3 on 2026-11-24, by
 // scripts/par_table.py, among every strategy but merge (par compiles merge only where a
 // table names it). Where a GPU has no clusters, or a cluster holds fewer keys, the
 // cluster rows run the small one-sweep tiles, the fastest strategy without clusters at
@@ -16,7 +16,7 @@ inline constexpr par_dispatch_row par_table_default[] = {
     {4, false, 4096, par_strategy::cluster_medium},
     {4, false, 32768, par_strategy::cluster_small},
     {4, false, 65536, par_strategy::cluster_medium},
-    {4, false, 262144, par_strategy::onesweep_small_tiles},
+    {4, false, 370728, par_strategy::onesweep_small_tiles},
     {4, true, 2048, par_strategy::cluster_small},
     {4, true, 4096, par_strategy::cluster_medium},
     {4, true, 32768, par_strategy::cluster_small},
@@ -31,7 +31,7 @@ inline constexpr par_dispatch_row par_table_default[] = {
     {8, true, 4096, par_strategy::cluster_medium},
     {8, true, 32768, par_strategy::cluster_small},
     {8, true, 46341, par_strategy::cluster_medium},
-    {8, true, 262144, par_strategy::onesweep_small_tiles},
+    {8, true, 370728, par_strategy::onesweep_small_tiles},
 };
 
 }  // namespace gpusort

@@ -78,7 +78,17 @@ std::vector<narrow_storage_t<Key>> make_narrow_keys(std::size_t n, narrow_input 
   return keys;
 }
 
-enum class narrow_call { par_sort, radix_sort, par_stable_sort, radix_stable_sort };
+enum class narrow_call { par_sort, radix_sort, par_stable_sort, radix_stable_sort, counting_sort };
+
+// The radix policy with the counting sort from the first key on (the built-in tuning counts
+// only from counting.min_keys keys, so the other calls test the one-sweep passes below that).
+struct counting_from_one_key {
+  static constexpr radix_knobs knobs = [] {
+    radix_knobs k = radix_tuning_sm90::knobs;
+    k.counting.min_keys = 0;
+    return k;
+  }();
+};
 
 inline const char* name_of(narrow_call call) {
   switch (call) {
@@ -86,6 +96,7 @@ inline const char* name_of(narrow_call call) {
     case narrow_call::radix_sort: return "sort(radix)";
     case narrow_call::par_stable_sort: return "stable_sort(par)";
     case narrow_call::radix_stable_sort: return "stable_sort(radix)";
+    case narrow_call::counting_sort: return "sort(radix, counting from one key)";
   }
   return "?";
 }
@@ -111,6 +122,12 @@ void run_narrow_call(narrow_call call, Key* first, Key* last, bool descending) {
       if (descending) gpusort::stable_sort(gpusort::radix, first, last, gpusort::greater<>{});
       else gpusort::stable_sort(gpusort::radix, first, last, gpusort::less<>{});
       return;
+    case narrow_call::counting_sort: {
+      const gpusort::radix_policy<counting_from_one_key> counting;
+      if (descending) gpusort::sort(counting, first, last, gpusort::greater<>{});
+      else gpusort::sort(counting, first, last);
+      return;
+    }
   }
 }
 
@@ -158,9 +175,9 @@ void expect_counts_like_std_sort(const std::vector<narrow_storage_t<Key>>& keys,
 }
 
 inline const std::vector<narrow_call>& every_narrow_call() {
-  static const std::vector<narrow_call> calls = {narrow_call::par_sort, narrow_call::radix_sort,
-                                                 narrow_call::par_stable_sort,
-                                                 narrow_call::radix_stable_sort};
+  static const std::vector<narrow_call> calls = {
+      narrow_call::par_sort, narrow_call::radix_sort, narrow_call::par_stable_sort,
+      narrow_call::radix_stable_sort, narrow_call::counting_sort};
   return calls;
 }
 
@@ -193,7 +210,7 @@ TYPED_TEST_P(CountingSort, RangesStartingAnywhereLeaveTheirNeighboursAlone) {
       SCOPED_TRACE("n=" + std::to_string(n));
       expect_counts_like_std_sort<TypeParam>(
           make_narrow_keys<TypeParam>(n, narrow_input::uniform, offset * 7 + n), offset,
-          {narrow_call::par_sort, narrow_call::radix_stable_sort});
+          {narrow_call::par_sort, narrow_call::counting_sort});
       if (::testing::Test::HasFatalFailure()) return;
     }
 }
@@ -215,7 +232,7 @@ TYPED_TEST_P(CountingSort, CountersFlushedManyTimesLoseNoKey) {
   for (std::size_t n : capped({std::size_t(1) << 22, (std::size_t(1) << 22) + 9}))
     expect_counts_like_std_sort<TypeParam>(
         make_narrow_keys<TypeParam>(n, narrow_input::all_equal, n), 5,
-        {narrow_call::radix_sort});
+        {narrow_call::radix_sort, narrow_call::counting_sort});
 }
 
 REGISTER_TYPED_TEST_SUITE_P(CountingSort, MatchesStdSortForEveryInputSizeAndCall,
