@@ -76,8 +76,8 @@ void register_par_type(bench_context& context, int max_log2) {
 }
 
 // Narrow keys (keys only): gpusort::par as a user calls it (no allocator), CUB and
-// thrust::sort, at 2^16 ... 2^28 in steps of 4 (the counting sort starts at 2^22: 2^20 runs
-// the one-sweep passes) and 2^22.
+// thrust::sort, at 2^16, 2^20, 2^22, 2^24 and 2^28 (the counting sort starts at 2^22 for u8,
+// 2^24 for u16; below, the one-sweep passes run).
 template <class Key>
 void register_narrow_type(bench_context& context, int max_log2) {
   using narrow_case = sort_case<Key>;

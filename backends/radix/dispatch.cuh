@@ -115,13 +115,18 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request) {
 // Sorts the request's keys (and values alongside, unless Value is no_values) by the key's
 // radix order, reversed for a descending comparator. Stable even where the request need not
 // be. Enqueued on the request's stream, no synchronisation. Narrow integer keys without
-// values are counted, not moved (from the knobs' counting.min_keys): their equal keys are
+// values are counted, not moved (from the knobs' counting.min_keys[_per_bin]): their equal keys are
 // equal bit for bit, so the counting sort's output is the stable sort's, for about 2 bytes
 // of traffic per byte of keys.
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (is_narrow_integer_key_v<Key> && !has_values_v<Value>) {
-    if (request.count >= Tuning::knobs.counting.min_keys) {
+    constexpr std::size_t bins = std::size_t(1) << radix_key_traits<Key>::bits;
+    const std::size_t per_bin = Tuning::knobs.counting.min_keys_per_bin * bins;
+    const std::size_t least = per_bin > Tuning::knobs.counting.min_keys
+                                  ? per_bin
+                                  : Tuning::knobs.counting.min_keys;
+    if (request.count >= least) {
       counting_sort<Tuning>(request);
       return;
     }

@@ -23,9 +23,11 @@ namespace gpusort {
 // The radix backend's counting sort of narrow keys (keys only: integer, character and bool
 // keys of at most 16 bits; backends/radix/counting_kernels.cuh).
 struct counting_knobs {
-  // Fewer keys than this go through the one-sweep passes instead (the counting sort's fixed
-  // cost, a histogram of every value per count block, outweighs one or two passes).
+  // Fewer keys than min_keys, or than min_keys_per_bin per possible key value, go through the
+  // one-sweep passes instead (the counting sort's fixed cost, a histogram of every value per
+  // count block, outweighs one or two passes).
   std::size_t min_keys = 0;
+  std::size_t min_keys_per_bin = 0;
   int count_threads = 0;             // the count kernel's block
   int count_vectors_per_thread = 0;  // 16-byte loads each of its threads has in flight
   // A count block takes at least this many keys per bin of its histogram: writing out and

@@ -55,10 +55,12 @@ struct radix_tuning_sm90 final {
     //   flight per SM, about what an H200 SM's share of bandwidth (36 GB/s) needs at ~1 us
     //   latency. Its 16-bit counters are flushed at 2^15, so a block counts at most 2^15
     //   keys per counter between two barriers (asserted).
-    // From 2^22 keys. H100, bench/results/2026-11-24-h100-par-vs-cub.md: at 2^20 counting was
-    // 0.93x CUB for u8 and 0.33x for u16 (two count blocks, 65536 bins each); at 2^24 2.0x and
-    // 1.41x, at 2^28 2.67x and 4.11x. (2^22 itself was not measured.)
+    // From 2^22 keys and 256 keys per bin (8-bit keys from 2^22, 16-bit from 2^24). Counting
+    // against CUB, bench/results/2026-11-24-{h100,h200}-par-vs-cub.md: u8 0.93x at 2^20
+    // (H100), 1.64x at 2^22 (H200), 2.0x at 2^24; u16 0.33x at 2^20 (H100), 0.62x at 2^22
+    // (H200: 64 keys per bin), 1.40x at 2^24; at 2^28 2.7x and 4.1x.
     k.counting.min_keys = std::size_t(1) << 22;
+    k.counting.min_keys_per_bin = 256;
     k.counting.count_threads = 1024;
     k.counting.count_vectors_per_thread = 2;
     // A block writes out its histogram (u16: 128 KB) and the sum reads it back: with at least

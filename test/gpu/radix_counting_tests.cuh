@@ -86,6 +86,7 @@ struct counting_from_one_key {
   static constexpr radix_knobs knobs = [] {
     radix_knobs k = radix_tuning_sm90::knobs;
     k.counting.min_keys = 0;
+    k.counting.min_keys_per_bin = 0;
     return k;
   }();
 };
