@@ -60,7 +60,7 @@ def main(argv):
     out = argv[3] if len(argv) > 3 else os.path.splitext(argv[1])[0] + ".png"
     results = collect(data.get("benchmarks", []))
     table = read_table(table_path)
-    types = [t for t in ("u32", "f32", "u64", "u32+u32", "u64+u32")
+    types = [t for t in ("u32", "f32", "u64", "f64", "u32+u32", "u64+u32")
              if any(b == "par" and ty == t for (_, b, ty, _, _) in results)]
     pyplot = import_pyplot()
     figure, axes = pyplot.subplots(1, len(types), figsize=(4.2 * len(types), 3.6), squeeze=False)

@@ -25,7 +25,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_table import collect, fmt_size, key_value_bytes, markdown_table  # noqa: E402
 
-TYPES = ("u32", "f32", "u64", "u32+u32", "u64+u32")
+TYPES = ("u32", "f32", "u64", "f64", "u32+u32", "u64+u32", "u8", "u16")
 VARIANTS = ("par", "par_pool", "par_mallocasync", "thrust")
 
 
