@@ -37,37 +37,40 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 namespace gpusort_bench {
 namespace {
 
+// One row of the par report: the backend named in the benchmark, who sorts, and where its
+// temporary memory comes from.
+struct par_row {
+  const char* backend;
+  side which;
+  storage_source source;
+};
+
+inline constexpr par_row plain_call{"par", side::gpusort, storage_source::gpusort_default};
+inline constexpr par_row pooled_call{"par_pool", side::gpusort, storage_source::bench_pool};
+inline constexpr par_row mallocasync_call{"par_mallocasync", side::gpusort,
+                                          storage_source::device_default_pool};
+inline constexpr par_row cub_call{"cub_radix", side::cub, storage_source::bench_pool};
+inline constexpr par_row thrust_call{"thrust", side::thrust, storage_source::gpusort_default};
+
+// Each row at each size, verified against the reference as every par benchmark is. With
+// `cub_in_radix_bench`, CUB rows at even powers of two are left out: radix_bench.cu registers
+// them (the same name and data).
 template <class Key, class Value = keys_only>
-void register_par_type(bench_context& context, int max_log2) {
+void register_par_rows(bench_context& context, const std::vector<std::size_t>& sizes,
+                       std::initializer_list<par_row> rows, bool cub_in_radix_bench) {
   using par_case = sort_case<Key, Value>;
   using cached = verified_case<par_case, gpusort::par>;
-  std::vector<std::size_t> sizes;
-  for (int log2 = 10; log2 <= max_log2; ++log2) sizes.push_back(std::size_t(1) << log2);
-  for (std::size_t odd : {std::size_t(1000), std::size_t(100000), std::size_t(3000001)})
-    if (odd <= (std::size_t(1) << max_log2)) sizes.push_back(odd);
-  struct row {
-    const char* backend;
-    side which;
-    storage_source source;
-  };
-  constexpr row rows[] = {
-      {"par", side::gpusort, storage_source::gpusort_default},
-      {"par_pool", side::gpusort, storage_source::bench_pool},
-      {"par_mallocasync", side::gpusort, storage_source::device_default_pool},
-      {"cub_radix", side::cub, storage_source::bench_pool},
-      {"thrust", side::thrust, storage_source::gpusort_default},
-  };
   for (std::size_t n : sizes)
-    for (const row& r : rows) {
-      // radix_bench.cu already has CUB at the even powers of two (the same name and data).
+    for (const par_row& r : rows) {
       const bool even_power = (n & (n - 1)) == 0 && __builtin_ctzll(n) % 2 == 0;
-      if (r.which == side::cub && even_power) continue;
+      if (r.which == side::cub && even_power && cub_in_radix_bench) continue;
       const std::string name =
           benchmark_name(par_case::op_name(), r.backend, case_type_name<Key, Value>(), n);
       register_sort_benchmark<cached>(context, name, r.which, n, key_distribution::uniform,
@@ -75,31 +78,27 @@ void register_par_type(bench_context& context, int max_log2) {
     }
 }
 
+// Every power of two from 2^10 to 2^max_log2 and three odd sizes, each call of the report.
+template <class Key, class Value = keys_only>
+void register_par_type(bench_context& context, int max_log2, bool cub_in_radix_bench) {
+  std::vector<std::size_t> sizes;
+  for (int log2 = 10; log2 <= max_log2; ++log2) sizes.push_back(std::size_t(1) << log2);
+  for (std::size_t odd : {std::size_t(1000), std::size_t(100000), std::size_t(3000001)})
+    if (odd <= (std::size_t(1) << max_log2)) sizes.push_back(odd);
+  register_par_rows<Key, Value>(
+      context, sizes, {plain_call, pooled_call, mallocasync_call, cub_call, thrust_call},
+      cub_in_radix_bench);
+}
+
 // Narrow keys (keys only): gpusort::par as a user calls it (no allocator), CUB and
 // thrust::sort, at 2^16, 2^20, 2^22, 2^24 and 2^28 (the counting sort starts at 2^22 for u8,
 // 2^24 for u16; below, the one-sweep passes run).
 template <class Key>
 void register_narrow_type(bench_context& context, int max_log2) {
-  using narrow_case = sort_case<Key>;
-  using cached = verified_case<narrow_case, gpusort::par>;
-  struct row {
-    const char* backend;
-    side which;
-    storage_source source;
-  };
-  constexpr row rows[] = {
-      {"par", side::gpusort, storage_source::gpusort_default},
-      {"cub_radix", side::cub, storage_source::bench_pool},
-      {"thrust", side::thrust, storage_source::gpusort_default},
-  };
-  for (int log2 : {16, 20, 22, 24, 28}) {
-    if (log2 > max_log2) break;
-    const std::size_t n = std::size_t(1) << log2;
-    for (const row& r : rows)
-      register_sort_benchmark<cached>(
-          context, benchmark_name(narrow_case::op_name(), r.backend, type_name<Key>(), n), r.which,
-          n, key_distribution::uniform, r.source);
-  }
+  std::vector<std::size_t> sizes;
+  for (int log2 : {16, 20, 22, 24, 28})
+    if (log2 <= max_log2) sizes.push_back(std::size_t(1) << log2);
+  register_par_rows<Key>(context, sizes, {plain_call, cub_call, thrust_call}, false);
 }
 
 // The ceiling every sort's bytes are set against: a device-to-device copy of 2^28 u32 keys
@@ -233,12 +232,13 @@ void register_par_benchmarks(bench_context& context, int max_log2) {
   for (std::size_t n : {std::size_t(1) << 10, std::size_t(1) << 20})
     for (side which : {side::gpusort, side::cub})
       register_host_overhead_benchmark<host_case>(context, which, n);
-  register_par_type<std::uint32_t>(context, max_log2);
-  register_par_type<float>(context, max_log2);
-  register_par_type<std::uint64_t>(context, max_log2);
-  register_par_type<double>(context, max_log2);
-  register_par_type<std::uint32_t, std::uint32_t>(context, max_log2);
-  register_par_type<std::uint64_t, std::uint32_t>(context, max_log2);
+  // radix_bench.cu has CUB rows for u32, f32, u64 and the two pairs, not for f64.
+  register_par_type<std::uint32_t>(context, max_log2, true);
+  register_par_type<float>(context, max_log2, true);
+  register_par_type<std::uint64_t>(context, max_log2, true);
+  register_par_type<double>(context, max_log2, false);
+  register_par_type<std::uint32_t, std::uint32_t>(context, max_log2, true);
+  register_par_type<std::uint64_t, std::uint32_t>(context, max_log2, true);
   register_narrow_type<std::uint8_t>(context, max_log2);
   register_narrow_type<std::uint16_t>(context, max_log2);
   register_sweep_type<std::uint32_t>(context);
