@@ -72,6 +72,8 @@ def main(argv):
         if not any(rate(results, op, "par", type_field, n) for n in sizes):
             continue
         for variant in VARIANTS:
+            if not any(rate(results, op, variant, type_field, n) for n in sizes):
+                continue  # a variant this run left out
             rows.append([type_field, variant] + [
                 ratio_cell(rate(results, op, variant, type_field, n),
                            rate(results, op, "cub_radix", type_field, n)) for n in sizes])
@@ -80,7 +82,8 @@ def main(argv):
     rows = []
     for type_field in TYPES:
         op = "sort" if "+" not in type_field else "sort_by_key"
-        if any(rate(results, op, "par", type_field, n) for n in sizes):
+        if any(rate(results, op, "par", type_field, n) and
+               rate(results, op, "par_pool", type_field, n) for n in sizes):
             rows.append([type_field, "par ÷ par_pool"] + [
                 ratio_cell(rate(results, op, "par", type_field, n),
                            rate(results, op, "par_pool", type_field, n)) for n in sizes])
