@@ -53,18 +53,12 @@ struct radix_key_canonicalises<Key, std::enable_if_t<radix_key_traits<Key>::cano
 template <class Key>
 inline constexpr bool radix_key_canonicalises_v = radix_key_canonicalises<Key>::value;
 
-// A key's encoding XOR-ed with an order's flip, and back: equal to its ordered bits unless
-// the key is one that sort_bits canonicalises.
+// A key's encoding XOR-ed with an order's flip: equal to its ordered bits unless the key is
+// one that sort_bits canonicalises.
 template <class Key>
 __host__ __device__ __forceinline__ ordered_bits_t<Key> encoded_bits(const Key& key,
                                                                      ordered_bits_t<Key> flip) {
   return ordered_bits_t<Key>(radix_key_traits<Key>::encode(key) ^ flip);
-}
-
-template <class Key>
-__host__ __device__ __forceinline__ Key decoded_key(ordered_bits_t<Key> bits,
-                                                    ordered_bits_t<Key> flip) {
-  return radix_key_traits<Key>::decode(ordered_bits_t<Key>(bits ^ flip));
 }
 
 // Keys in the order of their ordered bits: for comparison networks over radix keys.

@@ -130,7 +130,8 @@ struct slice_histogram {
     if ((bin >> slice_shift) != slice) return;
     const unsigned lane = Shape::lane_private ? threadIdx.x % 32 : 0;
     const counter_place place = place_of_counter(local_bin(bin) * Shape::copies + lane);
-    const unsigned before = (atomicAdd(&words[place.word], length << place.shift) >> place.shift) & 0xFFFFu;
+    const unsigned before =
+        (atomicAdd(&words[place.word], length << place.shift) >> place.shift) & 0xFFFFu;
     if (crosses_flush_threshold(before, length)) {
       atomicAdd(&global_counts[bin], static_cast<unsigned long long>(counter_flush_threshold));
       atomicSub(&words[place.word], counter_flush_threshold << place.shift);

@@ -41,7 +41,8 @@ TEST(CountingLayout, AlignedRangesAreAllVectors) {
   EXPECT_EQ(split.head, 0u);
   EXPECT_EQ(split.vectors, 256u);
   EXPECT_EQ(split.tail, 0u);
-  const radix::vector_split beyond = radix::split_into_vectors(0x2002, (std::size_t(1) << 33) + 5, 2);
+  const radix::vector_split beyond =
+      radix::split_into_vectors(0x2002, (std::size_t(1) << 33) + 5, 2);
   EXPECT_EQ(beyond.head, 7u);
   EXPECT_EQ(beyond.head + beyond.vectors * 8 + beyond.tail, (std::size_t(1) << 33) + 5);
 }
@@ -169,8 +170,9 @@ TEST(CountingLayout, ShapesOfTheBuiltInTuning) {
   EXPECT_EQ(bool_shape::group_bins, 2);
   EXPECT_EQ(bool_shape::sum_threads, 32);
   // Both built-in radix tunings share one compiled counting sort.
-  EXPECT_TRUE((std::is_same_v<u16_shape, radix::counting_shape_t<gpusort::radix_tuning_small_tiles_sm90,
-                                                                 std::uint16_t>>));
+  using small_tiles_u16_shape =
+      radix::counting_shape_t<gpusort::radix_tuning_small_tiles_sm90, std::uint16_t>;
+  EXPECT_TRUE((std::is_same_v<u16_shape, small_tiles_u16_shape>));
 }
 
 TEST(CountingLayout, NarrowIntegerKeysAreTheCountedOnes) {
