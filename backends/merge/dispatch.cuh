@@ -1,5 +1,6 @@
 // Host side of the comparison sort: sizes, the one temporary allocation, the tile sort and
-// the merge passes (two launches each: split search, merge), ping-ponging between the user's
+// the merge passes (two launches each: split search, merge; each may start while the kernel
+// before it finishes, see dependent_launch.cuh), ping-ponging between the user's
 // buffers and the alternate ones so that the last pass writes into the user's buffers (no
 // copy back).
 #pragma once
@@ -17,7 +18,8 @@
 namespace gpusort::backends::merge {
 
 // Sorts the request's keys (and values alongside, unless Value is no_values) by its
-// comparator, a strict weak ordering. Stable when the request is. Enqueued on the request's
+// comparator, a strict weak ordering. Always stable (tiles and merges both keep equal keys in
+// order, at no extra cost). Enqueued on the request's
 // stream, no synchronisation. With a comparator that is no strict weak ordering the result
 // is unspecified but a permutation of the input (merge_runs passes keys through where the
 // merge path searches disagree).
@@ -30,8 +32,6 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   const cudaStream_t stream = request.stream;
   using shape = merge_shape<Tuning, Key>;
   constexpr bool has_values = has_values_v<Value>;
-  // Input positions are needed to break ties (stable) and to move values.
-  constexpr bool track_index = Stable || has_values;
   if (n < 2) return;
 
   const int passes = merge_pass_count(n, shape::tile_items);
@@ -57,24 +57,9 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   Key* tile_keys = passes % 2 == 0 ? keys : alternate_keys;
   Value* tile_values = passes % 2 == 0 ? values : alternate_values;
   const std::size_t tiles = tile_count(n, shape::tile_items);
-  if constexpr (track_index) {
-    sort_tiles<shape, true, Stable><<<unsigned(tiles), shape::tile_threads, 0, stream>>>(
-        keys, tile_keys, values, tile_values, n, 0, splits_disagreed, comp);
-    detail::check_launch("merge sort: sort_tiles");
-  } else {
-    // Full tiles need no positions; only a short last tile pads, and tracks them.
-    const std::size_t full_tiles = n / shape::tile_items;
-    if (full_tiles > 0) {
-      sort_tiles<shape, false, false><<<unsigned(full_tiles), shape::tile_threads, 0, stream>>>(
-          keys, tile_keys, values, tile_values, n, 0, splits_disagreed, comp);
-      detail::check_launch("merge sort: sort_tiles");
-    }
-    if (full_tiles < tiles) {
-      sort_tiles<shape, true, false><<<1, shape::tile_threads, 0, stream>>>(
-          keys, tile_keys, values, tile_values, n, full_tiles, splits_disagreed, comp);
-      detail::check_launch("merge sort: sort_tiles (last tile)");
-    }
-  }
+  sort_tiles<shape><<<unsigned(tiles), shape::tile_threads, 0, stream>>>(
+      keys, tile_keys, values, tile_values, n, splits_disagreed, comp);
+  detail::check_launch("merge sort: sort_tiles");
 
   Key* from_keys = tile_keys;
   Key* to_keys = passes % 2 == 0 ? alternate_keys : keys;
@@ -84,12 +69,12 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
     const std::size_t run_width = std::size_t(shape::tile_items) << pass;
     const std::size_t merge_blocks = merge_block_count(n, run_width, shape::chunk_items);
     const auto search_grid = unsigned(tile_count(merge_blocks, shape::split_searches_per_block));
-    find_splits<shape><<<search_grid, shape::split_search_threads, 0, stream>>>(
-        from_keys, n, run_width, merge_blocks, splits, splits_disagreed, comp);
-    detail::check_launch("merge sort: find_splits");
-    merge_runs<shape><<<unsigned(merge_blocks), shape::merge_threads, 0, stream>>>(
-        from_keys, to_keys, from_values, to_values, n, run_width, splits, splits_disagreed, comp);
-    detail::check_launch("merge sort: merge_runs");
+    launch_dependent(find_splits<shape, Key, Compare>, search_grid, shape::split_search_threads,
+                     stream, "merge sort: find_splits", from_keys, n, run_width, merge_blocks,
+                     splits, splits_disagreed, comp);
+    launch_dependent(merge_runs<shape, Key, Value, Compare>, unsigned(merge_blocks),
+                     shape::merge_threads, stream, "merge sort: merge_runs", from_keys, to_keys,
+                     from_values, to_values, n, run_width, splits, splits_disagreed, comp);
     std::swap(from_keys, to_keys);
     std::swap(from_values, to_values);
   }

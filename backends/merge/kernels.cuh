@@ -1,5 +1,6 @@
 // Kernels of the comparison sort, in the order they run:
-//   sort_tiles   each block sorts one tile with a bitonic network (bitonic_tile.cuh)
+//   sort_tiles   each block sorts one tile: keys sorted in registers, then merged in shared
+//                memory (tile_sort.cuh)
 //   per pass:
 //     find_splits   one thread per merge block finds where the block's output range
 //                   starts on the merge path of its pair of runs
@@ -7,42 +8,54 @@
 //                   memory and writes the result out, coalesced.
 //   The searches get a launch of their own: fused into merge_runs, every block waited on
 //   several dependent global loads before its first useful one.
-// Values never enter the networks: keys carry their source position, and each value is
+// Values never enter the merges: keys carry their source position, and each value is
 // gathered from there once per kernel.
 #pragma once
 
+#include "../common/dependent_launch.cuh"
+#include "../common/launch_bounds.cuh"
 #include "../common/tiles.cuh"
-#include "../common/bitonic_tile.cuh"
 #include "../common/striped_tile.cuh"
 #include "merge_path.cuh"
+#include "thread_merge.cuh"
+#include "tile_sort.cuh"
 
 #include <cstddef>
 #include <type_traits>
 
 namespace gpusort::backends::merge {
 
+// Items per thread: `wanted`, or where that does not fit, the largest odd count that does
+// (odd counts spread a thread's consecutive shared-memory positions over all banks).
+__host__ __device__ constexpr int items_that_fit(int wanted, int fitting) {
+  return wanted <= fitting ? wanted : fitting % 2 == 1 || fitting == 0 ? fitting : fitting - 1;
+}
+
 // The shapes of both kernels for one key type: what Tuning asks for, shrunk to fit
-// Tuning::knobs.exchange_bytes of shared memory (and, for the bitonic tile, to a power of two).
+// Tuning::knobs.exchange_bytes of shared memory.
 template <class Tuning, class Key>
 struct merge_shape {
   static constexpr int tile_threads = Tuning::knobs.tile_threads;
+  static constexpr int tile_blocks_per_multiprocessor = min_blocks_per_multiprocessor(
+      Tuning::knobs.tile_blocks_per_multiprocessor, tile_threads);
   static constexpr int merge_threads = Tuning::knobs.merge_threads;
   static_assert(tile_threads % 32 == 0 && (tile_threads & (tile_threads - 1)) == 0,
                 "tile_threads: a power of two, at least one warp");
   static_assert(merge_threads % 32 == 0 && (merge_threads & (merge_threads - 1)) == 0,
                 "merge_threads: a power of two, at least one warp");
-  static constexpr int tile_items_per_thread = bitonic_items_per_thread<Key>(
-      tile_threads, Tuning::knobs.tile_items_per_thread, Tuning::knobs.exchange_bytes);
+  static constexpr int fitting_tile_items =
+      Tuning::knobs.exchange_bytes / (tile_bytes_per_item<Key> * tile_threads);
   static constexpr int fitting_merge_items =
-      Tuning::knobs.exchange_bytes / (bitonic_bytes_per_item<Key> * merge_threads);
-  static_assert(tile_items_per_thread >= 1 && fitting_merge_items >= 1,
+      Tuning::knobs.exchange_bytes / (tile_bytes_per_item<Key> * merge_threads);
+  static_assert(fitting_tile_items >= 1 && fitting_merge_items >= 1,
                 "gpusort::merge: the key type is too large for a tile in shared memory; sort "
                 "indices (or a smaller key) with a comparator that looks the keys up");
+  // Any counts: tiles and chunks need not be powers of two (merge_block_of cuts each pair).
+  static constexpr int tile_items_per_thread =
+      items_that_fit(Tuning::knobs.tile_items_per_thread, fitting_tile_items);
   static constexpr int tile_items = tile_threads * tile_items_per_thread;
-  // Any count: chunks need not divide the runs (merge_block_of cuts each pair).
-  static constexpr int wanted_merge_items = Tuning::knobs.merge_items_per_thread;
   static constexpr int merge_items_per_thread =
-      wanted_merge_items < fitting_merge_items ? wanted_merge_items : fitting_merge_items;
+      items_that_fit(Tuning::knobs.merge_items_per_thread, fitting_merge_items);
   static constexpr int chunk_items = merge_threads * merge_items_per_thread;
   static_assert(tile_items <= 65536 && chunk_items <= 65536,
                 "positions are 16-bit in shared memory");
@@ -53,23 +66,34 @@ struct merge_shape {
   static constexpr int split_searches_per_block = split_search_threads - 1;
 };
 
-// Grid: one block per tile, starting at tile `first_tile`. Without TrackIndex every tile
-// must be full. Reads in_*, writes out_*; they may be the same buffers. The block of tile 0
-// clears find_splits' flag (null when there are no merge passes), saving a launch.
-template <class Shape, bool TrackIndex, bool Stable, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(Shape::tile_threads)
+// Grid: one block per tile. Reads in_*, writes out_*; they may be the same buffers. The block
+// of tile 0 clears find_splits' flag (null when there are no merge passes), saving a launch.
+template <class Shape, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
     sort_tiles(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-               std::size_t n, std::size_t first_tile, unsigned* splits_disagreed, Compare comp) {
+               std::size_t n, unsigned* splits_disagreed, Compare comp) {
   constexpr bool has_values = has_values_v<Value>;
-  __shared__ bitonic_tile_storage<Shape::tile_items, Key, TrackIndex> shared;
-  if (splits_disagreed != nullptr && first_tile + blockIdx.x == 0 && threadIdx.x == 0)
-    *splits_disagreed = 0;
+  constexpr int items = Shape::tile_items_per_thread;
+  using sorter_t = tile_sorter<Shape::tile_threads, items, Key, has_values, Compare>;
+  __shared__ typename sorter_t::storage_t shared;
+  if (splits_disagreed != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
 
-  const tile_bounds tile = tile_of(first_tile + blockIdx.x, Shape::tile_items, n);
+  const tile_bounds tile = tile_of(blockIdx.x, Shape::tile_items, n);
   const std::size_t value_offset = has_values ? tile.begin : 0;  // no values: null pointers
-  sort_tile<Shape::tile_threads, Shape::tile_items_per_thread, TrackIndex, Stable>(
-      in_keys + tile.begin, out_keys + tile.begin, in_values + value_offset,
-      out_values + value_offset, tile.count, comp, shared);
+  sorter_t sorter{shared, tile.count, comp};
+  Key keys[items];
+  int source[items];
+  sorter.load(in_keys + tile.begin, keys, source);
+  let_next_kernel_start();
+  sorter.sort_in_thread(keys, source);
+#pragma unroll 1
+  for (int level = 0; level < sorter_t::levels; ++level) {
+    // Runs that already hold the whole tile (a short last tile, or a small sort) need no
+    // more levels. The same for every thread of the block.
+    if ((items << level) < tile.count) sorter.merge_level(level, keys, source);
+  }
+  sorter.store(keys, source, out_keys + tile.begin, in_values + value_offset,
+               out_values + value_offset);
 }
 
 // Grid: one thread per merge block, Shape::split_search_threads per launch block, each
@@ -86,6 +110,8 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
                 std::size_t* splits, unsigned* disagreed, Compare comp) {
   constexpr int searches_per_block = Shape::split_searches_per_block;
   __shared__ std::size_t found[Shape::split_search_threads];
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   const int thread = int(threadIdx.x);
   const std::size_t block = std::size_t(blockIdx.x) * searches_per_block + std::size_t(thread);
   const bool searching = block < merge_blocks;
@@ -105,14 +131,6 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
         !splits_agree(range.diagonal_begin, found[thread], next.diagonal_begin, found[thread + 1]))
       *disagreed = 1;
   }
-}
-
-// Where output position p of a block is staged in shared memory: each thread writes its
-// `Items` consecutive outputs, a stride that an odd Items spreads over all banks by itself
-// and an even one needs the padding for.
-template <int Items>
-__host__ __device__ constexpr int staged(int position) {
-  return Items % 2 == 1 ? position : padded(position);
 }
 
 template <int Threads, int ChunkItems, class Key, bool HasValues>
@@ -204,25 +222,10 @@ struct merge_block {
     const int diagonal = first_output();
     const int split = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
     if (thread % 32 == 0) shared.warp_splits[thread / 32] = split;
-    int from_a = split;
-    int from_b = diagonal - from_a;
-    Key a_key, b_key;
-    if (from_a < a_length) a_key = piece_a[from_a];
-    if (from_b < b_length) b_key = piece_b[from_b];
-#pragma unroll
-    for (int i = 0; i < items; ++i) {
-      // Ties take a's key: the merge is stable.
-      const bool take_a = from_b >= b_length || (from_a < a_length && !comp(b_key, a_key));
-      merged[i] = take_a ? a_key : b_key;
-      source[i] = take_a ? from_a : a_length + from_b;
-      if (take_a) {
-        if (++from_a < a_length) a_key = piece_a[from_a];
-      } else {
-        if (++from_b < b_length) b_key = piece_b[from_b];
-      }
-    }
+    const int end =
+        merge_from_split(piece_a, a_length, piece_b, b_length, diagonal, split, merged, source, comp);
     __syncthreads();  // everyone has read the pieces; the buffer now stages the output
-    return misses_next_thread(split, from_a);
+    return misses_next_thread(split, end);
   }
 
   // Each thread must end where the next one starts, as the blocks must (see find_splits); a
@@ -231,10 +234,7 @@ struct merge_block {
   // split, exactly, so it cannot break it.) Reads the warp splits: after merge_in_shared's
   // barrier.
   __device__ __forceinline__ bool misses_next_thread(int split, int end) const {
-    const int thread = int(threadIdx.x);
-    int next_split = __shfl_down_sync(0xffffffffu, split, 1);
-    if (thread % 32 == 31 && thread + 1 < threads)
-      next_split = shared.warp_splits[thread / 32 + 1];
+    const int next_split = next_thread_split<threads>(split, shared.warp_splits, true);
     return first_output() + items < pieces.count && end != next_split;
   }
 
@@ -311,6 +311,7 @@ __global__ void __launch_bounds__(Shape::merge_threads)
 
   const merge_block_range range = merge_block_of(blockIdx.x, run_width, Shape::chunk_items, n);
   if (range.diagonal_begin == range.diagonal_end) return;  // the whole block: no barrier yet
+  wait_for_previous_kernel();
   const merge_pieces pieces = find_pieces(range, splits, disagreed);
   block_t block{shared, pieces, comp};
 
@@ -318,6 +319,7 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   // compiled to other code (the u32 + u32 merge took 88 registers instead of 80).
   Key loaded[items];
   block.load_pieces(in_keys, loaded);
+  let_next_kernel_start();
   Key merged[items];
   int source[items];
   const bool misses_next = block.merge_in_shared(merged, source);

@@ -84,8 +84,9 @@ struct cluster_knobs {
 // The comparison backend (backends/merge/). Every knob applies to keys only and to pairs
 // alike; pairs carry each key's input position, so their tiles shrink to fit exchange_bytes.
 struct merge_knobs {
-  int tile_threads = 0;            // the bitonic tile sort's block
-  int tile_items_per_thread = 0;   // and keys per thread (a power-of-two tile)
+  int tile_threads = 0;            // the tile sort's block (a power of two)
+  int tile_items_per_thread = 0;   // and keys per thread (any count; odd spreads banks)
+  int tile_blocks_per_multiprocessor = 0;  // register budget of the tile sort
   int merge_threads = 0;           // a merge pass's block
   int merge_items_per_thread = 0;  // and merged keys per thread
   int split_search_threads = 0;    // the split search's block (at least 2)

@@ -129,17 +129,19 @@ struct cluster_tiling_medium_sm90 final {
   }();
 };
 
-// Comparison backend (bitonic tiles + merge path merges).
+// Comparison backend (tiles sorted in registers and merged in shared memory, then merge path
+// merges).
 struct merge_tuning_sm90 final {
   static constexpr merge_knobs knobs = [] {
     merge_knobs k;
-    // Tile sort: 256 threads x 16 keys, a 4096-key bitonic network per block. A bitonic tile
-    // costs log2(T)(log2(T)+1)/2 compare-exchange steps per key, so a larger tile saves a merge
-    // pass (one read and write of everything) but pays more steps. Whole sort, 2^26 u32, H200,
-    // 256 x 16 merges: 2048-key tiles 5.53 ms, 4096 5.36 ms (an earlier network: 1024 8.12,
-    // 2048 5.17, 4096 5.09). 8192 does not fit 48 KB of static shared memory with indices.
+    // Tile sort: 256 threads x 17 keys, sorted in registers and merged in shared memory. Whole
+    // sort against the bitonic tiles it replaced (256 x 16), H100, 2^26: u32 4.23 -> 3.98 ms,
+    // s16 23.1 -> 17.4 ms, u32 + u32 8.62 -> 7.12 ms (bench/results/NOTES.md).
     k.tile_threads = 256;
-    k.tile_items_per_thread = 16;
+    k.tile_items_per_thread = 17;
+    // Three blocks per SM: u32 + u32 tiles in 80 registers instead of 112, whole sort 2^24 /
+    // 2^26 1.80 / 7.44 -> 1.73 / 7.16 ms; keys only unchanged.
+    k.tile_blocks_per_multiprocessor = 3;
     // Merge pass: each block writes 128 x 17 merged keys. An odd count spreads the threads'
     // strided reads of the merge over all shared-memory banks. Whole sort, 2^26 u32, H200:
     // 256 x 16: 4.46 ms, 256 x 21: 4.70, 256 x 17: 4.18, 256 x 15: 4.17, 256 x 13: 4.06,

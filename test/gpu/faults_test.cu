@@ -197,9 +197,24 @@ void expect_permutation_for(const Policy& policy, Compare comp, std::size_t n, s
   EXPECT_EQ(out_values, positions) << "n=" << n << ": keys lost or duplicated";
 }
 
+// Keys only (tiles and merges that track no positions): the output holds the input's keys.
+template <class Policy, class Compare>
+void expect_key_permutation_for(const Policy& policy, Compare comp, std::size_t n,
+                                std::uint64_t seed) {
+  auto keys = make_keys<std::uint32_t>(n, distribution::uniform, seed);
+  device_array<std::uint32_t> device_keys(keys);
+  gpusort::sort(policy, device_keys.begin(), device_keys.end(), comp);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << "n=" << n;
+  auto out_keys = device_keys.to_host();
+  std::sort(out_keys.begin(), out_keys.end());
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(out_keys, keys) << "n=" << n << ": keys lost or duplicated";
+}
+
 template <class Compare>
 void expect_permutations_for(Compare comp) {
   for (std::size_t n : capped({2, 1000, 4097, 100003, 1000003})) {
+    expect_key_permutation_for(gpusort::merge, comp, n, n + 3);
     expect_permutation_for<false>(gpusort::merge, comp, n, n);
     expect_permutation_for<true>(gpusort::merge, comp, n, n + 1);
     expect_permutation_for<true>(gpusort::par, comp, n, n + 2);  // par sends these to merge

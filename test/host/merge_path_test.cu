@@ -173,12 +173,28 @@ TEST(MergeTile, PaddedPositionsAreFreeOfBankConflicts) {
 template <class Key>
 void expect_consistent_shape() {
   using shape = merge::merge_shape<gpusort::merge_tuning_sm90, Key>;
-  const int tile = shape::tile_items;
-  const int chunk = shape::chunk_items;
-  EXPECT_EQ(tile & (tile - 1), 0) << "bitonic tiles are powers of two";
-  EXPECT_GE(chunk, shape::merge_threads);
-  EXPECT_LE(sizeof(gpusort::backends::bitonic_tile_storage<shape::tile_items, Key, true>), 48u * 1024);
+  const int tile_threads = shape::tile_threads;
+  EXPECT_EQ(tile_threads & (tile_threads - 1), 0) << "the tile's merge levels pair up threads";
+  EXPECT_GE(shape::tile_items_per_thread, 1);
+  EXPECT_LE(shape::tile_items_per_thread, gpusort::merge_tuning_sm90::knobs.tile_items_per_thread);
+  EXPECT_GE(shape::chunk_items, shape::merge_threads);
+  EXPECT_LE(sizeof(merge::tile_sort_storage<shape::tile_threads, shape::tile_items_per_thread, Key,
+                                            true>),
+            48u * 1024);
   EXPECT_LE(sizeof(merge::merge_storage<shape::merge_threads, shape::chunk_items, Key, true>), 48u * 1024);
+}
+
+// Items per thread that had to shrink are odd (no padding, no bank conflicts).
+TEST(MergeTile, ItemsThatHadToShrinkAreOdd) {
+  EXPECT_EQ(merge::items_that_fit(17, 40), 17);
+  EXPECT_EQ(merge::items_that_fit(16, 16), 16);
+  EXPECT_EQ(merge::items_that_fit(17, 14), 13);
+  EXPECT_EQ(merge::items_that_fit(17, 13), 13);
+  EXPECT_EQ(merge::items_that_fit(17, 2), 1);
+  EXPECT_EQ(merge::items_that_fit(17, 1), 1);
+  EXPECT_EQ(merge::items_that_fit(17, 0), 0);
+  using f64_shape = merge::merge_shape<gpusort::merge_tuning_sm90, double>;
+  EXPECT_EQ(f64_shape::tile_items_per_thread % 2, 1);
 }
 
 struct forty_bytes {
@@ -208,7 +224,7 @@ TEST(MergeTile, SplitSearchBlocksComeFromTheTuning) {
   EXPECT_EQ(narrow::split_searches_per_block, 31);
 }
 
-TEST(MergeTile, ShapesArePowersOfTwoThatFitSharedMemory) {
+TEST(MergeTile, ShapesFitSharedMemory) {
   expect_consistent_shape<std::uint8_t>();
   expect_consistent_shape<std::uint32_t>();
   expect_consistent_shape<double>();

@@ -1,0 +1,74 @@
+// One thread's part of a merge of two sorted runs in shared memory, shared by the tile sort's
+// levels (many pairs of runs per block) and the merge passes (one pair of pieces per block):
+// each thread finds its own diagonal's split on the merge path (merge_path.cuh) and then
+// merges a fixed number of outputs from there, one comparison per output.
+#pragma once
+
+#include "../common/bitonic_tile.cuh"  // padded
+#include "merge_path.cuh"
+
+namespace gpusort::backends::merge {
+
+// Where position p of a block's keys lies in shared memory when each thread reads or writes
+// `Items` consecutive positions: a stride that an odd Items spreads over all banks by itself
+// and an even one needs the padding for.
+template <int Items>
+__host__ __device__ constexpr int staged(int position) {
+  return Items % 2 == 1 ? position : padded(position);
+}
+
+// A run of keys in shared memory, staged as above, indexed from its first position.
+template <int Items, class Key>
+struct staged_run {
+  const Key* keys;
+  int first;
+
+  __device__ __forceinline__ const Key& operator[](int p) const {
+    return keys[staged<Items>(first + p)];
+  }
+};
+
+// The `Items` outputs of the stable merge of sorted a and b from output `diagonal` on, given
+// `split` = how many of the outputs before it come from a (merge_path_split). Ties take a's
+// key. merged[i] = output diagonal + i, source[i] = its position in a followed by b (a's p is
+// p, b's p is a_length + p). Outputs past a_length + b_length are left unspecified. Returns
+// how many of a's keys the outputs have used: where the next thread's split must be.
+template <int Items, class KeysA, class KeysB, class Key, class Compare>
+__device__ __forceinline__ int merge_from_split(const KeysA& a, int a_length, const KeysB& b,
+                                                int b_length, int diagonal, int split,
+                                                Key (&merged)[Items], int (&source)[Items],
+                                                const Compare& comp) {
+  int from_a = split;
+  int from_b = diagonal - split;
+  Key a_key, b_key;
+  if (from_a < a_length) a_key = a[from_a];
+  if (from_b < b_length) b_key = b[from_b];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const bool take_a = from_b >= b_length || (from_a < a_length && !comp(b_key, a_key));
+    merged[i] = take_a ? a_key : b_key;
+    source[i] = take_a ? from_a : a_length + from_b;
+    if (take_a) {
+      if (++from_a < a_length) a_key = a[from_a];
+    } else {
+      if (++from_b < b_length) b_key = b[from_b];
+    }
+  }
+  return from_a;
+}
+
+// The next thread's split, where each thread's merge must end (a comparator that is no strict
+// weak ordering can make them miss, and the threads would lose and duplicate keys): from the
+// next lane, or for a warp's last lane from `warp_splits` (each warp's first split, written
+// before a barrier that precedes this call) when `across_warps`. Every lane must call it.
+template <int Threads>
+__device__ __forceinline__ int next_thread_split(int split, const int* warp_splits,
+                                                 bool across_warps) {
+  const int thread = int(threadIdx.x);
+  int next_split = __shfl_down_sync(0xffffffffu, split, 1);
+  if (across_warps && thread % 32 == 31 && thread + 1 < Threads)
+    next_split = warp_splits[thread / 32 + 1];
+  return next_split;
+}
+
+}  // namespace gpusort::backends::merge
