@@ -139,29 +139,38 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
     (&counts[0][0])[i] = 0;
   __syncthreads();
   const std::size_t chunk = std::size_t(blockDim.x) * items;
+  const std::size_t stride = std::size_t(gridDim.x) * chunk;
   bool canonicalised = false;
-  for (std::size_t begin = blockIdx.x * chunk; begin < n; begin += gridDim.x * chunk) {
-    typename shape::bits_type bits[items];
-    bool present[items];
+  const auto load = [&](std::size_t begin, Key (&into)[items]) {
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const std::size_t i = begin + std::size_t(j) * blockDim.x + threadIdx.x;
-      present[j] = i < n;
-      if (!present[j]) continue;
-      const Key key = keys[i];
-      bits[j] = ordered_bits(key, flip);
+      if (i < n) into[j] = keys[i];
+    }
+  };
+  // The next chunk's keys are loaded before this chunk's are counted, so that the loads stay
+  // in flight through the shared-memory atomics (H100, 2^26 f32 keys: 275 -> 183 us).
+  Key current[items];
+  std::size_t begin = blockIdx.x * chunk;
+  if (begin < n) load(begin, current);
+  for (; begin < n; begin += stride) {
+    Key next[items];
+    if (begin + stride < n) load(begin + stride, next);
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const std::size_t i = begin + std::size_t(j) * blockDim.x + threadIdx.x;
+      if (i >= n) continue;
+      const typename shape::bits_type bits = ordered_bits(current[j], flip);
       // (comparing the sort bits with the encoding instead doubled this kernel's time for
       // f32 keys on the H100)
       if constexpr (radix_key_canonicalises_v<Key>)
-        canonicalised |= radix_key_traits<Key>::canonicalised(key);
-    }
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      if (!present[j]) continue;
+        canonicalised |= radix_key_traits<Key>::canonicalised(current[j]);
 #pragma unroll
       for (int p = 0; p < shape::passes; ++p)
-        atomicAdd(&counts[p][digit_of(bits[j], p, shape::digit_bits)], 1u);
+        atomicAdd(&counts[p][digit_of(bits, p, shape::digit_bits)], 1u);
     }
+#pragma unroll
+    for (int j = 0; j < items; ++j) current[j] = next[j];
   }
   __syncthreads();
   for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x) {
