@@ -12,6 +12,7 @@
 // gathered from there once per kernel.
 #pragma once
 
+#include "../common/bitonic_tile.cuh"  // bitonic_bytes_per_item
 #include "../common/dependent_launch.cuh"
 #include "../common/launch_bounds.cuh"
 #include "../common/tiles.cuh"
@@ -32,7 +33,8 @@ __host__ __device__ constexpr int items_that_fit(int wanted, int fitting) {
 }
 
 // The shapes of both kernels for one key type: what Tuning asks for, shrunk to fit
-// Tuning::knobs.exchange_bytes of shared memory.
+// Tuning::knobs.exchange_bytes of shared memory (per key: the key, its 2-byte position and
+// the padding, as a bitonic tile holds them).
 template <class Tuning, class Key>
 struct merge_shape {
   static constexpr int tile_threads = Tuning::knobs.tile_threads;
@@ -44,9 +46,9 @@ struct merge_shape {
   static_assert(merge_threads % 32 == 0 && (merge_threads & (merge_threads - 1)) == 0,
                 "merge_threads: a power of two, at least one warp");
   static constexpr int fitting_tile_items =
-      Tuning::knobs.exchange_bytes / (tile_bytes_per_item<Key> * tile_threads);
+      Tuning::knobs.exchange_bytes / (bitonic_bytes_per_item<Key> * tile_threads);
   static constexpr int fitting_merge_items =
-      Tuning::knobs.exchange_bytes / (tile_bytes_per_item<Key> * merge_threads);
+      Tuning::knobs.exchange_bytes / (bitonic_bytes_per_item<Key> * merge_threads);
   static_assert(fitting_tile_items >= 1 && fitting_merge_items >= 1,
                 "gpusort::merge: the key type is too large for a tile in shared memory; sort "
                 "indices (or a smaller key) with a comparator that looks the keys up");

@@ -32,11 +32,6 @@ struct tile_sort_storage {
   int warp_splits[Threads / 32];
 };
 
-// Shared memory per key of a tile or a merge block: the key, its 2-byte position, and the
-// 1/32 padding.
-template <class Key>
-inline constexpr int tile_bytes_per_item = int(sizeof(Key) + 2) * 33 / 32 + 1;
-
 // Sorts one tile of `count` keys (at most Threads x Items); every thread of the block calls
 // each step in order: load, sort_in_thread, merge_level for level 0, 1, ..., store.
 // Thread t holds tile positions t * Items + i in keys[i], and in source[i] where that key
