@@ -31,8 +31,17 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   const Compare& comp = request.comp;
   const cudaStream_t stream = request.stream;
   using shape = merge_shape<Tuning, Key>;
+  using one_block = one_block_shape<Tuning, Key>;
   constexpr bool has_values = has_values_v<Value>;
   if (n < 2) return;
+
+  // Small enough for one block: one launch, in place, no temporary storage.
+  if (n <= std::size_t(one_block::tile_items)) {
+    sort_tiles<one_block><<<1, one_block::tile_threads, 0, stream>>>(
+        keys, keys, values, values, n, nullptr, comp);
+    detail::check_launch("merge sort: sort_tiles (one block)");
+    return;
+  }
 
   const int passes = merge_pass_count(n, shape::tile_items);
   // Everything is allocated before the input is touched.

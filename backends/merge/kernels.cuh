@@ -53,11 +53,17 @@ struct merge_shape {
                 "gpusort::merge: the key type is too large for a tile in shared memory; sort "
                 "indices (or a smaller key) with a comparator that looks the keys up");
   // Any counts: tiles and chunks need not be powers of two (merge_block_of cuts each pair).
-  static constexpr int tile_items_per_thread =
-      items_that_fit(Tuning::knobs.tile_items_per_thread, fitting_tile_items);
+  static constexpr bool eight_byte_key =
+      sizeof(Key) == 8 && Tuning::knobs.items_per_thread_8_byte_keys > 0;
+  static constexpr int tile_items_per_thread = items_that_fit(
+      eight_byte_key ? Tuning::knobs.items_per_thread_8_byte_keys
+                     : Tuning::knobs.tile_items_per_thread,
+      fitting_tile_items);
   static constexpr int tile_items = tile_threads * tile_items_per_thread;
-  static constexpr int merge_items_per_thread =
-      items_that_fit(Tuning::knobs.merge_items_per_thread, fitting_merge_items);
+  static constexpr int merge_items_per_thread = items_that_fit(
+      eight_byte_key ? Tuning::knobs.items_per_thread_8_byte_keys
+                     : Tuning::knobs.merge_items_per_thread,
+      fitting_merge_items);
   static constexpr int chunk_items = merge_threads * merge_items_per_thread;
   static_assert(tile_items <= 65536 && chunk_items <= 65536,
                 "positions are 16-bit in shared memory");
@@ -67,6 +73,31 @@ struct merge_shape {
   static_assert(split_search_threads >= 2, "split_search_threads: at least 2");
   static constexpr int split_searches_per_block = split_search_threads - 1;
 };
+
+// The shape of a sort that one block does whole: Tuning's one_block knobs as its tile where
+// a key fits them, else (no one_block knobs, or keys too wide for that many threads) the
+// ordinary tile.
+template <class Tuning>
+struct one_block_tuning {
+  static constexpr auto knobs = [] {
+    auto k = Tuning::knobs;
+    k.tile_threads = k.one_block_threads;
+    k.tile_items_per_thread = k.one_block_items_per_thread;
+    k.tile_blocks_per_multiprocessor = 1;
+    k.items_per_thread_8_byte_keys = 0;  // one_block_items_per_thread for every key
+    return k;
+  }();
+};
+
+template <class Tuning, class Key>
+constexpr bool one_block_fits =
+    Tuning::knobs.one_block_threads > 0 && Tuning::knobs.one_block_items_per_thread > 0 &&
+    Tuning::knobs.exchange_bytes / (bitonic_bytes_per_item<Key> * Tuning::knobs.one_block_threads) >= 1;
+
+template <class Tuning, class Key>
+using one_block_shape = std::conditional_t<one_block_fits<Tuning, Key>,
+                                           merge_shape<one_block_tuning<Tuning>, Key>,
+                                           merge_shape<Tuning, Key>>;
 
 // Grid: one block per tile. Reads in_*, writes out_*; they may be the same buffers. The block
 // of tile 0 clears find_splits' flag (null when there are no merge passes), saving a launch.
@@ -88,14 +119,20 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
   sorter.load(in_keys + tile.begin, keys, source);
   let_next_kernel_start();
   sorter.sort_in_thread(keys, source);
+  bool missed = false;
 #pragma unroll 1
   for (int level = 0; level < sorter_t::levels; ++level) {
     // Runs that already hold the whole tile (a short last tile, or a small sort) need no
     // more levels. The same for every thread of the block.
-    if ((items << level) < tile.count) sorter.merge_level(level, keys, source);
+    if ((items << level) < tile.count) missed |= sorter.merge_level(level, keys, source);
   }
-  sorter.store(keys, source, out_keys + tile.begin, in_values + value_offset,
-               out_values + value_offset);
+  // The input tile is untouched until here, even when sorting in place.
+  if (sorter_t::any_missed(missed))
+    sorter.store_unsorted(in_keys + tile.begin, out_keys + tile.begin, in_values + value_offset,
+                          out_values + value_offset);
+  else
+    sorter.store(keys, source, out_keys + tile.begin, in_values + value_offset,
+                 out_values + value_offset);
 }
 
 // Grid: one thread per merge block, Shape::split_search_threads per launch block, each
@@ -137,11 +174,17 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
 
 template <int Threads, int ChunkItems, class Key, bool HasValues>
 struct merge_storage {
+  static constexpr int items = ChunkItems / Threads;
+  // The merge reads up to `items` positions past the pieces (merge_from_split); the staged
+  // output takes staged<items>(ChunkItems).
+  static constexpr int key_slots = staged<items>(ChunkItems) > ChunkItems + items
+                                       ? staged<items>(ChunkItems)
+                                       : ChunkItems + items + 1;
   // The block's piece of run a, then its piece of run b; after the merge, reused to stage
   // the output in order (see staged).
-  Key keys[padded(ChunkItems)];
+  Key keys[key_slots];
   // Where each output key came from, in piece coordinates.
-  unsigned short source[HasValues ? padded(ChunkItems) : 1];
+  unsigned short source[HasValues ? staged<items>(ChunkItems) : 1];
   // Each warp's first split, for the check that the threads' merges meet.
   int warp_splits[Threads / 32];
 };
@@ -225,7 +268,7 @@ struct merge_block {
     const int split = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
     if (thread % 32 == 0) shared.warp_splits[thread / 32] = split;
     const int end =
-        merge_from_split(piece_a, a_length, piece_b, b_length, diagonal, split, merged, source, comp);
+        merge_from_split(shared.keys, 0, a_length, pieces.count, diagonal, split, merged, source, comp);
     __syncthreads();  // everyone has read the pieces; the buffer now stages the output
     return misses_next_thread(split, end);
   }

@@ -28,33 +28,36 @@ struct staged_run {
   }
 };
 
-// The `Items` outputs of the stable merge of sorted a and b from output `diagonal` on, given
-// `split` = how many of the outputs before it come from a (merge_path_split). Ties take a's
-// key. merged[i] = output diagonal + i, source[i] = its position in a followed by b (a's p is
-// p, b's p is a_length + p). Outputs past a_length + b_length are left unspecified. Returns
-// how many of a's keys the outputs have used: where the next thread's split must be.
-template <int Items, class KeysA, class KeysB, class Key, class Compare>
-__device__ __forceinline__ int merge_from_split(const KeysA& a, int a_length, const KeysB& b,
-                                                int b_length, int diagonal, int split,
+// The `Items` outputs of the stable merge of two sorted runs that lie one after the other in
+// `keys` (anything indexable by position): a = [a_begin, a_end), b = [a_end, b_end), from
+// output `diagonal` on, given `split` = how many of the outputs before it come from a
+// (merge_path_split). Ties take a's key. merged[i] = output diagonal + i, source[i] = its
+// position minus a_begin. Outputs past the two runs are left unspecified. Returns how many of
+// a's keys the outputs have used: where the next thread's split must be.
+// Branch-free, one shared-memory load per output (the next key of the run it took from, at a
+// selected address): so `keys` must be readable up to b_end + Items - 1, where the outputs
+// past the runs read.
+template <int Items, class Keys, class Key, class Compare>
+__device__ __forceinline__ int merge_from_split(const Keys& keys, int a_begin, int a_end,
+                                                int b_end, int diagonal, int split,
                                                 Key (&merged)[Items], int (&source)[Items],
                                                 const Compare& comp) {
-  int from_a = split;
-  int from_b = diagonal - split;
-  Key a_key, b_key;
-  if (from_a < a_length) a_key = a[from_a];
-  if (from_b < b_length) b_key = b[from_b];
+  int from_a = a_begin + split;
+  int from_b = a_end + (diagonal - split);
+  Key a_key = keys[from_a];
+  Key b_key = keys[from_b];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    const bool take_a = from_b >= b_length || (from_a < a_length && !comp(b_key, a_key));
+    const bool take_a = from_a < a_end && (from_b >= b_end || !comp(b_key, a_key));
     merged[i] = take_a ? a_key : b_key;
-    source[i] = take_a ? from_a : a_length + from_b;
-    if (take_a) {
-      if (++from_a < a_length) a_key = a[from_a];
-    } else {
-      if (++from_b < b_length) b_key = b[from_b];
-    }
+    source[i] = (take_a ? from_a : from_b) - a_begin;
+    from_a += take_a ? 1 : 0;
+    from_b += take_a ? 0 : 1;
+    const Key next = keys[take_a ? from_a : from_b];
+    a_key = take_a ? next : a_key;
+    b_key = take_a ? b_key : next;
   }
-  return from_a;
+  return from_a - a_begin;
 }
 
 // The next thread's split, where each thread's merge must end (a comparator that is no strict

@@ -11,8 +11,9 @@
 // Values never enter shared memory during the sort: each key carries its tile position, and
 // each value is gathered from there once, at the end.
 // With a comparator that is no strict weak ordering the threads' merges of one pair can miss
-// each other; such a level is dropped (the runs stay as they were), so the tile stays a
-// permutation of its input.
+// each other, and the tile would lose and duplicate keys; a block where any merge missed
+// writes its tile unsorted instead (checked once, at the end), so the output stays a
+// permutation of the input.
 #pragma once
 
 #include "../common/bitonic_tile.cuh"  // padded
@@ -26,14 +27,18 @@ namespace gpusort::backends::merge {
 // Shared memory of a tile, with room for each key's tile position (16-bit) when TrackSource.
 template <int Threads, int Items, class Key, bool TrackSource>
 struct tile_sort_storage {
-  Key keys[padded(Threads * Items)];
-  unsigned short source[TrackSource ? padded(Threads * Items) : 1];
+  // Room past the tile: a thread whose outputs run past the end of a short pair reads up to
+  // Items positions beyond it (merge_from_split).
+  static constexpr int size = staged<Items>(Threads * Items + Items) + 1;
+  Key keys[size];
+  unsigned short source[TrackSource ? size : 1];
   // Each warp's first split, for the check that the merges of a pair meet across warps.
   int warp_splits[Threads / 32];
 };
 
 // Sorts one tile of `count` keys (at most Threads x Items); every thread of the block calls
-// each step in order: load, sort_in_thread, merge_level for level 0, 1, ..., store.
+// each step in order: load, sort_in_thread, merge_level for level 0, 1, ..., then store, or
+// store_unsorted where any_missed says a merge missed.
 // Thread t holds tile positions t * Items + i in keys[i], and in source[i] where that key
 // came from (with TrackSource).
 template <int Threads, int Items, class Key, bool TrackSource, class Compare>
@@ -72,29 +77,19 @@ struct tile_sorter {
 
   // Odd-even transposition: Items rounds of compare-exchanges of neighbours, alternately
   // (0,1), (2,3), ... and (1,2), (3,4), ...; a swap only where the later key goes strictly
-  // first keeps equal keys in order. Padding positions take no part.
+  // first keeps equal keys in order. Padding positions take no part: only the one thread
+  // that holds both real keys and padding checks for them.
   __device__ __forceinline__ void sort_in_thread(Key (&keys)[Items], int (&source)[Items]) const {
     const int valid = count - first_position();
-#pragma unroll
-    for (int round = 0; round < Items; ++round) {
-#pragma unroll
-      for (int i = round % 2; i + 1 < Items; i += 2) {
-        const Key low = keys[i];
-        const Key high = keys[i + 1];
-        const bool swap = (i + 1 < valid) & comp(high, low);
-        keys[i] = swap ? high : low;
-        keys[i + 1] = swap ? low : high;
-        if constexpr (TrackSource) {
-          const int low_source = source[i];
-          source[i] = swap ? source[i + 1] : low_source;
-          source[i + 1] = swap ? low_source : source[i + 1];
-        }
-      }
-    }
+    if (valid >= Items)
+      odd_even_sort<false>(keys, source, valid);
+    else
+      odd_even_sort<true>(keys, source, valid);
   }
 
   // Merges the pairs of sorted runs of Items << level positions into runs twice as long.
-  __device__ __forceinline__ void merge_level(int level, Key (&keys)[Items],
+  // Returns whether this thread's merge missed the next thread's start (see any_missed).
+  __device__ __forceinline__ bool merge_level(int level, Key (&keys)[Items],
                                               int (&source)[Items]) {
     const int thread = int(threadIdx.x);
     const int first = first_position();
@@ -117,9 +112,10 @@ struct tile_sorter {
     if (merging) {
       split = merge_path_split(a, a_length, b, b_length, diagonal, comp);
       if (across_warps && thread % 32 == 0) shared.warp_splits[thread / 32] = split;
-      // b's keys follow a's in the tile when b has any: a piece position p is tile position
-      // pair_begin + p.
-      end = merge_from_split(a, a_length, b, b_length, diagonal, split, keys, source, comp);
+      // b's keys follow a's in the tile when b has any.
+      const staged_run<Items, Key> tile{shared.keys, 0};
+      end = merge_from_split(tile, pair_begin, pair_begin + a_length, pair_begin + pair_count,
+                             diagonal, split, keys, source, comp);
       if constexpr (TrackSource) {
 #pragma unroll
         for (int i = 0; i < Items; ++i)
@@ -132,11 +128,13 @@ struct tile_sorter {
     // Each thread's merge must end where the next one's starts (the pair's last thread takes
     // exactly what is left, so it cannot miss).
     const int next_split = next_thread_split<Threads>(split, shared.warp_splits, across_warps);
-    const bool misses = merging && diagonal + Items < pair_count && end != next_split;
-    const bool dropped = across_warps ? __syncthreads_or(misses) : __any_sync(0xffffffffu, misses);
-    // A dropped level leaves the runs as they were: each thread takes its own positions back
-    // (no other thread writes them).
-    if (dropped) load_own(keys, source);
+    return merging && diagonal + Items < pair_count && end != next_split;
+  }
+
+  // Whether any thread's merge at any level missed (`missed`: this thread's merge_level
+  // results, or-ed): then the block's tile is garbled, and store_unsorted must write it.
+  __device__ __forceinline__ static bool any_missed(bool missed) {
+    return __syncthreads_or(missed);
   }
 
   // The sorted tile out, striped and coalesced through shared memory; each value gathered
@@ -160,32 +158,50 @@ struct tile_sorter {
     }
   }
 
+  // Rare: the tile as it came in (in and out may be the same memory).
+  template <class Value>
+  __device__ __forceinline__ void store_unsorted(const Key* in_keys, Key* out_keys,
+                                                 const Value* in_values,
+                                                 Value* out_values) const {
+    for_each_striped<Threads, Items>(count, [&](int, int p) {
+      out_keys[p] = in_keys[p];
+      if constexpr (has_values_v<Value>) out_values[p] = in_values[p];
+    });
+  }
+
  private:
   __device__ __forceinline__ static int clamp_length(int left, int run) {
     return left < 0 ? 0 : left < run ? left : run;
   }
 
-  // This thread's positions into shared memory.
-  __device__ __forceinline__ void stage(const Key (&keys)[Items], const int (&source)[Items]) {
+  template <bool HasPadding>
+  __device__ __forceinline__ void odd_even_sort(Key (&keys)[Items], int (&source)[Items],
+                                                int valid) const {
 #pragma unroll
-    for (int i = 0; i < Items; ++i) {
-      const int p = first_position() + i;
-      if (p < count) {
-        shared.keys[staged<Items>(p)] = keys[i];
-        if constexpr (TrackSource) shared.source[staged<Items>(p)] = (unsigned short)source[i];
+    for (int round = 0; round < Items; ++round) {
+#pragma unroll
+      for (int i = round % 2; i + 1 < Items; i += 2) {
+        const Key low = keys[i];
+        const Key high = keys[i + 1];
+        const bool swap = (!HasPadding || i + 1 < valid) && comp(high, low);
+        keys[i] = swap ? high : low;
+        keys[i + 1] = swap ? low : high;
+        if constexpr (TrackSource) {
+          const int low_source = source[i];
+          source[i] = swap ? source[i + 1] : low_source;
+          source[i + 1] = swap ? low_source : source[i + 1];
+        }
       }
     }
   }
 
-  // This thread's positions back from shared memory.
-  __device__ __forceinline__ void load_own(Key (&keys)[Items], int (&source)[Items]) const {
+  // This thread's positions into shared memory, padding included (no reader takes it).
+  __device__ __forceinline__ void stage(const Key (&keys)[Items], const int (&source)[Items]) {
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
       const int p = first_position() + i;
-      if (p < count) {
-        keys[i] = shared.keys[staged<Items>(p)];
-        if constexpr (TrackSource) source[i] = shared.source[staged<Items>(p)];
-      }
+      shared.keys[staged<Items>(p)] = keys[i];
+      if constexpr (TrackSource) shared.source[staged<Items>(p)] = (unsigned short)source[i];
     }
   }
 };

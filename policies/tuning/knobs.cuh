@@ -87,8 +87,11 @@ struct merge_knobs {
   int tile_threads = 0;            // the tile sort's block (a power of two)
   int tile_items_per_thread = 0;   // and keys per thread (any count; odd spreads banks)
   int tile_blocks_per_multiprocessor = 0;  // register budget of the tile sort
+  int one_block_threads = 0;       // a sort that one block does whole (n at most its tile):
+  int one_block_items_per_thread = 0;  // its block and keys per thread
   int merge_threads = 0;           // a merge pass's block
   int merge_items_per_thread = 0;  // and merged keys per thread
+  int items_per_thread_8_byte_keys = 0;  // both, for keys of 8 bytes (0: as for the others)
   int split_search_threads = 0;    // the split search's block (at least 2)
   int exchange_bytes = 0;          // shared memory a tile may take
 };

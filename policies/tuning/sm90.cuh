@@ -142,12 +142,23 @@ struct merge_tuning_sm90 final {
     // Three blocks per SM: u32 + u32 tiles in 80 registers instead of 112, whole sort 2^24 /
     // 2^26 1.80 / 7.44 -> 1.73 / 7.16 ms; keys only unchanged.
     k.tile_blocks_per_multiprocessor = 3;
+    // A sort of at most 512 x 5 keys: one block, 512 threads x 5 keys, instead of one tile
+    // of 256 x 17: shorter chains of dependent shared-memory loads per merge level. H100,
+    // ratio to CUB's merge sort at 1000 / 2048 keys: u32 0.93 / 0.89 -> 1.15 / 1.03, f64 0.94 /
+    // 0.85 -> 1.00 / 1.00, u32 + u32 0.92 / 0.86 -> 1.13 / 1.09 (bench/results/NOTES.md).
+    k.one_block_threads = 512;
+    k.one_block_items_per_thread = 5;
     // Merge pass: each block writes 128 x 17 merged keys. An odd count spreads the threads'
     // strided reads of the merge over all shared-memory banks. Whole sort, 2^26 u32, H200:
     // 256 x 16: 4.46 ms, 256 x 21: 4.70, 256 x 17: 4.18, 256 x 15: 4.17, 256 x 13: 4.06,
     // 128 x 17: 3.98.
     k.merge_threads = 128;
     k.merge_items_per_thread = 17;
+    // Keys of 8 bytes (u64, f64; alone or with values): 9 keys per thread in tiles and merges,
+    // which hold twice the registers per key. Ratio to CUB's merge sort, H100, 2^16 / 2^20 /
+    // 2^26: f64 0.74 / 0.95 / 1.02 -> 0.94 / 1.03 / 1.05, u64 0.73 / 0.92 / 0.98 -> 0.91 /
+    // 1.04 / 1.05, u64 + u32 0.78 / 0.92 / 1.06 -> 0.91 / 1.00 / 1.03.
+    k.items_per_thread_8_byte_keys = 9;
     // Split search before each merge pass (find_splits): its block size, one merge block's
     // search per thread. Its blocks overlap by one merge block (see there).
     k.split_search_threads = 128;

@@ -128,6 +128,8 @@ struct narrow_merge_tuning {
     gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
     k.tile_threads = 32;
     k.tile_items_per_thread = 2;
+    k.one_block_threads = 32;  // 97 keys: more than one block sorts whole
+    k.one_block_items_per_thread = 2;
     k.merge_threads = 32;
     k.merge_items_per_thread = 3;
     k.split_search_threads = 32;

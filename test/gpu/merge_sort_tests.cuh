@@ -30,11 +30,19 @@
 
 namespace gpusort::test {
 
-// Tiny sizes; one below, at and above every tile size the backend might choose
-// (1024 ... 8192 keys); primes, so no tile or merge level comes out even.
-inline std::vector<std::size_t> merge_sizes() {
-  return capped({0, 1, 2, 3, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8192,
-                 8193, 1009, 65521, 999983});
+// Tiny sizes; powers of two and one off them; one below, at and above the largest sort one
+// block does whole, one tile and two tiles of Key's shapes (merge_tuning_sm90, which every
+// GPU runs); primes, so no tile or merge level comes out even.
+template <class Key>
+std::vector<std::size_t> merge_sizes() {
+  using shape = backends::merge::merge_shape<merge_tuning_sm90, Key>;
+  using one_block = backends::merge::one_block_shape<merge_tuning_sm90, Key>;
+  std::vector<std::size_t> sizes{0, 1, 2, 3, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
+                                 4097, 8191, 8192, 8193, 1009, 65521, 999983};
+  for (std::size_t boundary : {std::size_t(one_block::tile_items), std::size_t(shape::tile_items),
+                               2 * std::size_t(shape::tile_items)})
+    for (std::size_t n : {boundary - 1, boundary, boundary + 1}) sizes.push_back(n);
+  return capped(sizes);
 }
 
 inline constexpr std::size_t two_to_the_20_plus_7 = (std::size_t(1) << 20) + 7;
@@ -120,19 +128,19 @@ class MergeSort : public GpuTest {};
 TYPED_TEST_SUITE_P(MergeSort);
 
 TYPED_TEST_P(MergeSort, SortGivesASortedPermutationOfTheInput) {
-  sweep_case<TypeParam, false, false>(gpusort::merge, merge_sizes(), TypeParam::distributions(), 1);
+  sweep_case<TypeParam, false, false>(gpusort::merge, merge_sizes<typename TypeParam::key>(), TypeParam::distributions(), 1);
 }
 
 TYPED_TEST_P(MergeSort, StableSortMatchesStdStableSort) {
-  sweep_case<TypeParam, true, false>(gpusort::merge, merge_sizes(), TypeParam::distributions(), 2);
+  sweep_case<TypeParam, true, false>(gpusort::merge, merge_sizes<typename TypeParam::key>(), TypeParam::distributions(), 2);
 }
 
 TYPED_TEST_P(MergeSort, SortByKeyKeepsEveryValueWithItsKey) {
-  sweep_case<TypeParam, false, true>(gpusort::merge, merge_sizes(), TypeParam::distributions(), 3);
+  sweep_case<TypeParam, false, true>(gpusort::merge, merge_sizes<typename TypeParam::key>(), TypeParam::distributions(), 3);
 }
 
 TYPED_TEST_P(MergeSort, StableSortByKeyKeepsEqualKeysInInputOrder) {
-  sweep_case<TypeParam, true, true>(gpusort::merge, merge_sizes(), TypeParam::distributions(), 4);
+  sweep_case<TypeParam, true, true>(gpusort::merge, merge_sizes<typename TypeParam::key>(), TypeParam::distributions(), 4);
 }
 
 // One input, one host reference, all four calls (the sizes where the reference is costly).

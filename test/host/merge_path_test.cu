@@ -170,17 +170,26 @@ TEST(MergeTile, PaddedPositionsAreFreeOfBankConflicts) {
     }
 }
 
+template <class Shape, class Key>
+void expect_tile_fits() {
+  const int tile_threads = Shape::tile_threads;
+  EXPECT_EQ(tile_threads & (tile_threads - 1), 0) << "the tile's merge levels pair up threads";
+  EXPECT_GE(Shape::tile_items_per_thread, 1);
+  EXPECT_LE(sizeof(merge::tile_sort_storage<Shape::tile_threads, Shape::tile_items_per_thread, Key,
+                                            true>),
+            48u * 1024);
+}
+
 template <class Key>
 void expect_consistent_shape() {
   using shape = merge::merge_shape<gpusort::merge_tuning_sm90, Key>;
-  const int tile_threads = shape::tile_threads;
-  EXPECT_EQ(tile_threads & (tile_threads - 1), 0) << "the tile's merge levels pair up threads";
-  EXPECT_GE(shape::tile_items_per_thread, 1);
+  using one_block = merge::one_block_shape<gpusort::merge_tuning_sm90, Key>;
+  expect_tile_fits<one_block, Key>();
+  EXPECT_LE(one_block::tile_items_per_thread,
+            gpusort::merge_tuning_sm90::knobs.one_block_items_per_thread);
+  expect_tile_fits<shape, Key>();
   EXPECT_LE(shape::tile_items_per_thread, gpusort::merge_tuning_sm90::knobs.tile_items_per_thread);
   EXPECT_GE(shape::chunk_items, shape::merge_threads);
-  EXPECT_LE(sizeof(merge::tile_sort_storage<shape::tile_threads, shape::tile_items_per_thread, Key,
-                                            true>),
-            48u * 1024);
   EXPECT_LE(sizeof(merge::merge_storage<shape::merge_threads, shape::chunk_items, Key, true>), 48u * 1024);
 }
 
@@ -222,6 +231,27 @@ TEST(MergeTile, SplitSearchBlocksComeFromTheTuning) {
   using narrow = merge::merge_shape<one_warp_split_search, std::uint32_t>;
   EXPECT_EQ(narrow::split_search_threads, 32);
   EXPECT_EQ(narrow::split_searches_per_block, 31);
+}
+
+// Keys of 8 bytes take their own items per thread, in tiles and merges; other keys, and the
+// sort one block does whole, do not.
+struct three_for_8_byte_keys {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
+    k.items_per_thread_8_byte_keys = 3;
+    return k;
+  }();
+};
+
+TEST(MergeTile, EightByteKeysTakeTheirOwnItemsPerThread) {
+  using f64 = merge::merge_shape<three_for_8_byte_keys, double>;
+  EXPECT_EQ(f64::tile_items_per_thread, 3);
+  EXPECT_EQ(f64::merge_items_per_thread, 3);
+  using u32 = merge::merge_shape<three_for_8_byte_keys, std::uint32_t>;
+  EXPECT_EQ(u32::tile_items_per_thread, three_for_8_byte_keys::knobs.tile_items_per_thread);
+  EXPECT_EQ(u32::merge_items_per_thread, three_for_8_byte_keys::knobs.merge_items_per_thread);
+  using one_block = merge::one_block_shape<three_for_8_byte_keys, double>;
+  EXPECT_EQ(one_block::tile_items_per_thread, three_for_8_byte_keys::knobs.one_block_items_per_thread);
 }
 
 TEST(MergeTile, ShapesFitSharedMemory) {
