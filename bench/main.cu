@@ -1,7 +1,8 @@
 // gpusort_bench: each gpusort backend against its CUB counterpart, on the same data, in the
 // same process, measured the same way (README, "Benchmarks"):
 //   radix_bench.cu   gpusort::radix  vs cub::DeviceRadixSort   (backends radix, cub_radix)
-//   merge_bench.cu   gpusort::merge  vs cub::DeviceMergeSort   (backends merge, cub_merge)
+//   merge_bench.cu   gpusort::merge  vs cub::DeviceMergeSort and Thrust's merge sort, all with
+//                    the same comparator (backends merge, merge_pool, cub_merge, thrust_merge)
 //   bucket_bitonic_bench.cu  gpusort::bucket_bitonic vs cub::DeviceRadixSort
 //                                                   (backends bucket_bitonic, cub_radix)
 //   par_bench.cu     gpusort::par    vs cub::DeviceRadixSort and thrust::sort (backends par,
@@ -16,8 +17,9 @@
 //   - CUDA events around the sort call only (manual time), on a dedicated non-blocking stream;
 //   - no allocation inside the timing for the backend rows: CUB's temp storage is allocated
 //     once up front (its two-phase size query), gpusort gets a pre-allocated pool through
-//     .with_allocator() (harness/pool_allocator.cuh); the par rows time the plain call, whose
-//     storage comes from gpusort's own pool, and the pre-allocated one beside it (par_pool);
+//     .with_allocator() (harness/pool_allocator.cuh); the par and merge rows time the plain
+//     call, whose storage comes from gpusort's own pool, and the pre-allocated one beside it
+//     (par_pool, merge_pool); Thrust's rows allocate per call, as Thrust does;
 //   - once per case, untimed: gpusort's output must equal CUB's (harness/sort_case.cuh says
 //     exactly how), or the gpusort benchmark reports an error instead of a time.
 // The shared machinery is harness/sort_benchmark.cuh; this file only runs it.
@@ -25,10 +27,12 @@
 // Names: <op>/<backend>/<type>/<distribution>/<n>, e.g. sort/radix/u32/uniform/1048576 (Google
 // Benchmark appends /manual_time). --benchmark_filter takes a regex over the names:
 // 'radix/.*/uniform' runs the radix rows only ('radix' alone also catches the bucket_bitonic
-// rows' CUB partners on skewed keys, named cub_radix too), 'merge' the merge rows only,
+// rows' CUB partners on skewed keys, named cub_radix too),
+// '^(sort|stable_sort_by_key)/(merge|merge_pool|cub_merge|thrust_merge)/' the merge rows only,
 // 'bucket_bitonic|cub_radix/(u32|f32)/' the bucket_bitonic rows with their CUB partners
 // (each file's header lists its names).
-// --gpusort_max_log2=N drops sizes above 2^N (default 28; 2^28 u32+u32 needs about 10 GiB).
+// --gpusort_max_log2=N drops sizes above 2^N (default 28; 2^28 u32+u32 needs about 10 GiB,
+// the merge rows' 2^28 s16 keys about 24 GiB).
 // scripts/bench_table.py turns the JSON output (--benchmark_out=r.json) into markdown tables.
 //
 // Counters: items_per_second is keys per second. GBps is n * (key + value bytes) * 2 / time:

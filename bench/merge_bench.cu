@@ -1,34 +1,51 @@
-// gpusort_bench's merge rows: gpusort::merge, the comparison backend, against
-// cub::DeviceMergeSort with the same comparator, measured as main.cu describes (both sort the
-// work buffers in place; CUB's temp storage sized by its two-phase query, gpusort's from the
-// pre-allocated pool).
+// gpusort_bench's merge rows: gpusort::merge, the comparison backend, as a user calls it,
+// next to cub::DeviceMergeSort and Thrust with the same comparator, measured as main.cu
+// describes (all sort the work buffers in place).
 //
-// Names (n = 2^16, 2^17, ..., 2^26: every power, since the number of merge passes changes
-// with each doubling; up to --gpusort_max_log2), each with <backend> merge (gpusort) and
-// cub_merge (CUB), both given the same comparator:
-//   sort/<backend>/u32/uniform/<n>                     gpusort::less<>   CUB SortKeys
-//   sort/<backend>/f64/uniform/<n>                     gpusort::less<>   CUB SortKeys
-//   sort/<backend>/s16/uniform/<n>                     major_minor_less  CUB SortKeys
-//   stable_sort_by_key/<backend>/u32+u32/uniform/<n>   gpusort::less<>   CUB StableSortPairs
-// (u32 index values 0..n-1 in the pairs).
+// Names: <op>/<backend>/<type>/uniform/<n>, n = 2^10, 2^11, ..., 2^28 (every power, since
+// the number of merge passes changes with each doubling; up to --gpusort_max_log2), for
+//   sort/<backend>/u32/uniform/<n>                     gpusort::less<>
+//   sort/<backend>/f64/uniform/<n>                     gpusort::less<>
+//   sort/<backend>/s16/uniform/<n>                     major_minor_less
+//   stable_sort_by_key/<backend>/u32+u32/uniform/<n>   gpusort::less<>
+// (u32 index values 0..n-1 in the pairs), each with <backend> one of
+//   merge         gpusort::sort / gpusort::stable_sort_by_key(gpusort::merge.on(s), ...,
+//                 comparator): no allocator, as a user calls it (the headline)
+//   merge_pool    the same call with .with_allocator(a pre-allocated block)
+//   cub_merge     cub::DeviceMergeSort SortKeys / StableSortPairs, temp storage allocated
+//                 once up front
+//   thrust_merge  thrust::sort / thrust::stable_sort_by_key(thrust::cuda::par.on(s), ...,
+//                 comparator): Thrust's merge sort (it sorts by radix only for its own less
+//                 and greater), temporary storage allocated per call. Not "thrust":
+//                 par_bench.cu's sort/thrust/u32/... and sort/thrust/f64/... rows are
+//                 Thrust's radix sort of the same keys.
+// (The merge-vs-cub runs in bench/results/, from before merge_pool, name the pre-allocated
+// call merge.)
 // s16 is harness/struct_key.cuh: { u64 major; u32 minor; u32 tag; } ordered by (major, minor)
 // with 4096 distinct majors and random minors; tag is payload.
 //
-// Merge rows only: --benchmark_filter=merge (no radix name contains "merge"). One type:
-// --benchmark_filter='merge/s16/', the pairs: --benchmark_filter='stable_sort_by_key'.
-// Run time of the merge rows (88 benchmarks, Google Benchmark's default 0.5 s minimum each):
-// about 1.5-2 minutes on an H100/H200, most of it the timed loops (~1 s of wall time per
-// benchmark, each size alike); the rest is building and verifying the cases (about 2 s for
-// 2^26 s16). (An estimate from CUB's merge sort times in docs/anchors.md and Google
-// Benchmark's iteration rule, not yet a measurement.) Memory: at most about 4 GiB (2^26 s16: input, work buffer, CUB's temp storage,
-// gpusort's pool, 1 GiB each).
+// Merge rows only (par's sweep/merge/... rows, a par strategy, also contain "merge"):
+//   --benchmark_filter='^(sort|stable_sort_by_key)/(merge|merge_pool|cub_merge|thrust_merge)/'
+// One type: --benchmark_filter='^sort/(merge|merge_pool|cub_merge|thrust_merge)/s16/'; the
+// plain call and CUB only: --benchmark_filter='^(sort|stable_sort_by_key)/(merge|cub_merge)/'.
+// Run time of the merge rows (304 benchmarks, Google Benchmark's default 0.5 s minimum
+// each): about 6-10 minutes on an H100/H200, most of it the timed loops (about 1-2 s of wall
+// time per benchmark, the most at small sizes, where the copy of the input and the event
+// synchronisation around each sort take as long as the sort), the rest building and
+// verifying the cases (about 10 s for 2^28 s16, with 8 GiB of host copies). An estimate
+// from the harness and Google Benchmark's iteration rule, not a measurement.
+// Memory: at most about 24 GiB (2^28 s16, 4 GiB each: input, work buffer, CUB's temp
+// storage, the bench pool, what gpusort's own pool keeps after the plain call, and Thrust's
+// temporary storage during its calls), so 2^28 fits every type on an 80 GB GPU.
 //
-// Verification, once per case: after the unstable sort rows gpusort's keys must equal CUB's
-// byte for byte except within runs of keys the comparator calls equivalent (for s16, equal
-// (major, minor) with different tags; u32 and f64 have none that differ in bytes), where each
-// run must hold the same keys in some order; after stable_sort_by_key, keys and values (the
-// input indices) must equal CUB's StableSortPairs byte for byte. Either way the keys must be
-// in the comparator's order.
+// Verification, once per case (gpusort's output against CUB's; the Thrust rows are not
+// verified, as par_bench.cu's are not): after the unstable sort rows gpusort's keys must equal
+// CUB's byte for byte except within runs of keys the comparator calls equivalent (for s16,
+// equal (major, minor) with different tags; u32 and f64 have none that differ in bytes),
+// where each run must hold the same keys in some order; after stable_sort_by_key, keys and
+// values (the input indices) must equal CUB's StableSortPairs byte for byte. Either way the
+// keys must be in the comparator's order. One verification serves merge and merge_pool: where
+// the temporary memory comes from does not change what is sorted.
 
 #include "harness/cub_merge.cuh"
 #include "harness/sort_benchmark.cuh"
@@ -45,8 +62,17 @@
 namespace gpusort_bench {
 namespace {
 
-constexpr int merge_min_log2 = 16;
-constexpr int merge_max_log2 = 26;
+constexpr int merge_min_log2 = 10;
+constexpr int merge_max_log2 = 28;  // 2^28 s16: about 24 GiB of device memory (above)
+
+// The rows of the merge report (sort_row: the backend named in the benchmark, who sorts, and
+// where its temporary memory comes from).
+inline constexpr sort_row merge_rows[] = {
+    {"merge", side::gpusort, storage_source::gpusort_default},
+    {"merge_pool", side::gpusort, storage_source::bench_pool},
+    {"cub_merge", side::cub, storage_source::bench_pool},
+    {"thrust_merge", side::thrust, storage_source::gpusort_default},
+};
 
 template <class Key, class Value, class Compare, bool Stable>
 void register_merge_type(bench_context& context, int max_log2) {
@@ -54,11 +80,11 @@ void register_merge_type(bench_context& context, int max_log2) {
   using cached = verified_case<merge_case, gpusort::merge>;
   for (int log2 = merge_min_log2; log2 <= std::min(max_log2, merge_max_log2); ++log2) {
     const std::size_t n = std::size_t(1) << log2;
-    for (side which : {side::gpusort, side::cub}) {
-      const std::string name = benchmark_name(merge_case::op_name(),
-                                              which == side::gpusort ? "merge" : "cub_merge",
-                                              case_type_name<Key, Value>(), n);
-      register_sort_benchmark<cached>(context, name, which, n);
+    for (const sort_row& r : merge_rows) {
+      const std::string name =
+          benchmark_name(merge_case::op_name(), r.backend, case_type_name<Key, Value>(), n);
+      register_sort_benchmark<cached>(context, name, r.which, n, key_distribution::uniform,
+                                      r.source);
     }
   }
 }

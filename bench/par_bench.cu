@@ -44,31 +44,25 @@
 namespace gpusort_bench {
 namespace {
 
-// One row of the par report: the backend named in the benchmark, who sorts, and where its
-// temporary memory comes from.
-struct par_row {
-  const char* backend;
-  side which;
-  storage_source source;
-};
-
-inline constexpr par_row plain_call{"par", side::gpusort, storage_source::gpusort_default};
-inline constexpr par_row pooled_call{"par_pool", side::gpusort, storage_source::bench_pool};
-inline constexpr par_row mallocasync_call{"par_mallocasync", side::gpusort,
-                                          storage_source::device_default_pool};
-inline constexpr par_row cub_call{"cub_radix", side::cub, storage_source::bench_pool};
-inline constexpr par_row thrust_call{"thrust", side::thrust, storage_source::gpusort_default};
+// The rows of the par report (sort_row: the backend named in the benchmark, who sorts, and
+// where its temporary memory comes from).
+inline constexpr sort_row plain_call{"par", side::gpusort, storage_source::gpusort_default};
+inline constexpr sort_row pooled_call{"par_pool", side::gpusort, storage_source::bench_pool};
+inline constexpr sort_row mallocasync_call{"par_mallocasync", side::gpusort,
+                                           storage_source::device_default_pool};
+inline constexpr sort_row cub_call{"cub_radix", side::cub, storage_source::bench_pool};
+inline constexpr sort_row thrust_call{"thrust", side::thrust, storage_source::gpusort_default};
 
 // Each row at each size, verified against the reference as every par benchmark is. With
 // `cub_in_radix_bench`, CUB rows at even powers of two are left out: radix_bench.cu registers
 // them (the same name and data).
 template <class Key, class Value = keys_only>
 void register_par_rows(bench_context& context, const std::vector<std::size_t>& sizes,
-                       std::initializer_list<par_row> rows, bool cub_in_radix_bench) {
+                       std::initializer_list<sort_row> rows, bool cub_in_radix_bench) {
   using par_case = sort_case<Key, Value>;
   using cached = verified_case<par_case, gpusort::par>;
   for (std::size_t n : sizes)
-    for (const par_row& r : rows) {
+    for (const sort_row& r : rows) {
       const bool even_power = (n & (n - 1)) == 0 && __builtin_ctzll(n) % 2 == 0;
       if (r.which == side::cub && even_power && cub_in_radix_bench) continue;
       const std::string name =

@@ -68,7 +68,7 @@ def main(paths):
                     bytes_moved = 2 * n * 4  # one read and one write of u32 words
                     copies[side].append(bytes_moved / (seconds * 1e-6) / 1e9)
                     continue
-                if backend.startswith("cub_") or backend == "thrust":
+                if backend.startswith(("cub_", "thrust")):  # thrust, thrust_merge: not gpusort
                     continue
                 if side == "new":
                     new_times.setdefault((op, backend, key_type, n), []).append(seconds)

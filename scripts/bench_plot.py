@@ -4,10 +4,12 @@
 Usage:
     scripts/bench_plot.py results.json [out.png]     (default: results.png next to the JSON)
 
-One small panel per op, key type and distribution that a gpusort backend ran, with the gpusort
-line and its CUB reference from the same run (paired as scripts/bench_table.py pairs them), n on
-a log2 axis. Needs matplotlib: Debian's python3-matplotlib, which the script installs with
-apt-get when it runs as root and the module is missing (no PyPI).
+One small panel per gpusort backend, op, key type and distribution it ran, with the gpusort
+line, its companions' (bench_table.py's COMPANIONS: merge_pool and thrust_merge beside merge;
+par_pool, par_mallocasync and thrust beside par) and their CUB reference from the same run
+(paired as scripts/bench_table.py pairs them), n on a log2 axis. Needs matplotlib: Debian's
+python3-matplotlib, which the script installs with apt-get when it runs as root and the
+module is missing (no PyPI).
 """
 
 import json
@@ -17,7 +19,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_table import REFERENCE_PREFIX, collect, reference_backend  # noqa: E402
+from bench_table import (REFERENCE_PREFIX, collect, leader, member_order,  # noqa: E402
+                         reference_backend)
 
 
 SYSTEM_PYTHON = "/usr/bin/python3"  # where Debian's python3-matplotlib goes
@@ -49,22 +52,31 @@ def import_pyplot():
 
 
 def panels(results):
-    """[(op, backend, reference, type, dist, [(n, gpusort G keys/s, CUB G keys/s)])]."""
-    gpusort_rows = sorted({(op, backend, key_type, dist)
-                           for (op, backend, key_type, dist, _) in results
-                           if not backend.startswith(REFERENCE_PREFIX)})
+    """[(leader, op, reference, type, dist, [(backend, [(n, G keys/s)])], [(n, CUB G keys/s)])]:
+    one per gpusort backend (with its companions), op, type and distribution."""
+    rows = sorted({(leader(backend), op, key_type, dist, backend)
+                   for (op, backend, key_type, dist, _) in results
+                   if not backend.startswith(REFERENCE_PREFIX)},
+                  key=lambda row: row[:4] + (member_order(row[4]),))
     out = []
-    for op, backend, key_type, dist in gpusort_rows:
-        reference = reference_backend(results, op, backend, key_type, dist)
-        points = []
-        for (o, b, t, d, n), sample in sorted(results.items(), key=lambda item: item[0][4]):
-            if (o, b, t, d) != (op, backend, key_type, dist) or "error" in sample:
-                continue
-            cub = results.get((op, reference, key_type, dist, n), {}) if reference else {}
-            points.append((n, sample["keys_per_s"] / 1e9,
-                           cub["keys_per_s"] / 1e9 if cub.get("keys_per_s") else None))
-        if points:
-            out.append((op, backend, reference, key_type, dist, points))
+    for lead, op, key_type, dist in dict.fromkeys(row[:4] for row in rows):
+        backends = [row[4] for row in rows if row[:4] == (lead, op, key_type, dist)]
+        reference = reference_backend(results, op, backends[0], key_type, dist)
+        lines, sizes = [], set()
+        for backend in backends:
+            points = sorted((n, sample["keys_per_s"] / 1e9)
+                            for (o, b, t, d, n), sample in results.items()
+                            if (o, b, t, d) == (op, backend, key_type, dist)
+                            and "error" not in sample and sample.get("keys_per_s"))
+            if points:
+                lines.append((backend, points))
+                sizes.update(n for n, _ in points)
+        cub_samples = [(n, results.get((op, reference, key_type, dist, n), {}))
+                       for n in sorted(sizes)] if reference else []
+        cub = [(n, sample["keys_per_s"] / 1e9) for n, sample in cub_samples
+               if sample.get("keys_per_s")]
+        if lines:
+            out.append((lead, op, reference, key_type, dist, lines, cub))
     return out
 
 
@@ -85,21 +97,26 @@ def main():
     rows = math.ceil(len(found) / columns)
     figure, axes = pyplot.subplots(rows, columns, figsize=(3.2 * columns, 2.6 * rows),
                                    squeeze=False)
-    for axis, (op, backend, reference, key_type, dist, points) in zip(axes.flat, found):
-        sizes = [n for n, _, _ in points]
-        axis.plot(sizes, [g for _, g, _ in points], "o-", label=f"gpusort::{backend}")
-        cub = [(n, c) for n, _, c in points if c is not None]
+    shown_legend = set()
+    for axis, (lead, op, reference, key_type, dist, lines, cub) in zip(axes.flat, found):
+        for backend, points in lines:
+            style, label = ("o-", f"gpusort::{backend}") if backend == lead else (".-", backend)
+            axis.plot([n for n, _ in points], [g for _, g in points], style, label=label)
         if cub:
             axis.plot([n for n, _ in cub], [c for _, c in cub], "s--", label=reference)
         axis.set_xscale("log", base=2)
-        axis.set_title(f"{op} {key_type} {dist}", fontsize=9)
+        axis.set_title(f"{lead}: {op} {key_type} {dist}", fontsize=9)
         axis.set_ylim(bottom=0)
         axis.tick_params(labelsize=7)
         axis.grid(alpha=0.3)
+        # A legend on the first panel of each set of lines.
+        lines_shown = (tuple(backend for backend, _ in lines), reference)
+        if lines_shown not in shown_legend:
+            shown_legend.add(lines_shown)
+            axis.legend(fontsize=7)
     for axis in list(axes.flat)[len(found):]:
         axis.set_visible(False)
     axes.flat[0].set_ylabel("G keys/s", fontsize=8)
-    axes.flat[0].legend(fontsize=7)
     context = data.get("context", {})
     figure.suptitle(f"gpusort vs CUB: {context.get('gpu', 'GPU?')}, "
                     f"{str(context.get('date', ''))[:10]}, n keys (log2)", fontsize=10)

@@ -7,22 +7,26 @@ Usage:
 
 Benchmark names are <op>/<backend>/<type>/<distribution>/<n> (Google Benchmark may append
 /manual_time); backends whose name starts with "cub_" are the references: a gpusort
-backend is compared with its CUB counterpart in REFERENCES (bucket_bitonic with cub_radix),
-else with cub_<backend> (radix with cub_radix, merge with cub_merge), or, where that did not
-run, with the only CUB backend of the same op, type and distribution. For each gpusort
-backend and its reference (one pair after the other, in the order they ran) writes:
-  1. throughput: one row per op, type and distribution, "gpusort / CUB G keys/s
-     (gpusort ÷ CUB)" against the CUB backend of the same op, type, distribution and size;
-  2. gpusort's achieved GB/s under the bench's model: n * (key + value bytes) * 2 / time,
-     the floor of one read and one write of the data;
+backend is compared with its CUB counterpart in REFERENCES (bucket_bitonic and par with
+cub_radix), else with cub_<backend> (radix with cub_radix, merge with cub_merge), or, where
+that did not run, with the only CUB backend of the same op, type and distribution. A gpusort
+call's companions (COMPANIONS: the same call with its temporary memory from elsewhere, and
+Thrust's sort of the same cases: par_pool, par_mallocasync and thrust beside par;
+merge_pool and thrust_merge beside merge) share its reference and its tables, a row each
+after its own. For each gpusort backend (with its companions) and its reference (one group
+after the other, in the order they ran) writes:
+  1. throughput: one row per op, type, distribution and backend, "backend / CUB G keys/s
+     (backend ÷ CUB)" against the CUB backend of the same op, type, distribution and size;
+  2. each backend's achieved GB/s under the bench's model: n * (key + value bytes) * 2 /
+     time, the floor of one read and one write of the data;
   3. for the radix pair only (radix and cub_radix, one row each per op, type and
      distribution, sizes from 2^16): achieved TB/s under the traffic of an LSD radix sort with
      8-bit digits, n * (key + passes * 2 * (key + value bytes)) / time with passes = key
      bytes (one read of the keys for the upfront histograms, then one read and one write of
      keys and values per pass), and in parentheses the percentage of a copy ceiling,
      --copy-ceiling-tbps=X TB/s (default 3.0, the H100 device-to-device copy figure).
-Each pair of tables has the sizes its gpusort rows ran at (the radix rows 2^10..2^28, the
-merge rows 2^16..2^26, the bucket_bitonic rows 2^20..2^28).
+Each group's tables have the sizes its rows ran at (the radix rows 2^10..2^28, the merge
+rows 2^10..2^28, the bucket_bitonic rows 2^20..2^28).
 With --benchmark_repetitions the median aggregate is used; otherwise the median of the runs.
 Python 3 standard library only.
 """
@@ -33,7 +37,12 @@ import sys
 
 REFERENCE_PREFIX = "cub_"
 # gpusort backends whose CUB counterpart is not cub_<backend>.
-REFERENCES = {"bucket_bitonic": "cub_radix"}
+REFERENCES = {"bucket_bitonic": "cub_radix", "par": "cub_radix"}
+# The rows shown with a gpusort call's, in this order after it, and compared with its CUB
+# counterpart: the same call with its temporary memory from elsewhere, and Thrust's sort of
+# the same cases (bench/par_bench.cu, bench/merge_bench.cu).
+COMPANIONS = {"par": ("par_pool", "par_mallocasync", "thrust"),
+              "merge": ("merge_pool", "thrust_merge")}
 REFERENCE_TITLES = {"cub_radix": "radix sort", "cub_merge": "merge sort"}
 TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
 # The gpusort backend whose pair gets the LSD radix traffic table, and the smallest size shown.
@@ -135,15 +144,31 @@ def markdown_table(header, rows):
     return "\n".join(lines)
 
 
+def leader(backend):
+    """The gpusort call whose rows a backend's are shown with: the one it is a companion of
+    (merge_pool -> merge, thrust -> par), else itself."""
+    for lead, companions in COMPANIONS.items():
+        if backend in companions:
+            return lead
+    return backend
+
+
+def member_order(backend):
+    """Where a backend's row goes among its leader's: the leader first, then COMPANIONS' order."""
+    companions = COMPANIONS.get(leader(backend), ())
+    return 1 + companions.index(backend) if backend in companions else 0
+
+
 def reference_backend(results, op, backend, key_type, distribution):
-    """The CUB backend a gpusort backend's row is compared with: its counterpart
-    (REFERENCES, else cub_<backend>: radix -> cub_radix, merge -> cub_merge, bucket_bitonic ->
-    cub_radix) when that ran for the op, type and distribution, else the only CUB backend
-    that did, else None."""
+    """The CUB backend a gpusort backend's (or companion's) row is compared with: its leader's
+    counterpart (REFERENCES, else cub_<leader>: radix -> cub_radix, merge and merge_pool ->
+    cub_merge, bucket_bitonic, par and thrust -> cub_radix) when that ran for the op, type and
+    distribution, else the only CUB backend that did, else None."""
     ran = {r_backend for (r_op, r_backend, r_type, r_dist, _) in results
            if (r_op, r_type, r_dist) == (op, key_type, distribution) and
            r_backend.startswith(REFERENCE_PREFIX)}
-    counterpart = REFERENCES.get(backend, REFERENCE_PREFIX + backend)
+    lead = leader(backend)
+    counterpart = REFERENCES.get(lead, REFERENCE_PREFIX + lead)
     if counterpart in ran:
         return counterpart
     return ran.pop() if len(ran) == 1 else None
@@ -186,18 +211,22 @@ def build_tables(data, copy_ceiling_tbps=DEFAULT_COPY_CEILING_TBPS):
     context = data.get("context", {})
     results = collect(data.get("benchmarks", []))
 
-    # Rows in the order the benchmarks ran: (op, gpusort backend, type, distribution); each
-    # distribution is a row of its own. Grouped by gpusort backend and the CUB backend they
-    # are compared with (one pair of tables per group, in run order), so that radix and
-    # bucket_bitonic, both against cub_radix, get tables of their own.
+    # Rows (op, backend, type, distribution): each distribution is a row of its own. Grouped
+    # by gpusort backend, with its companions, and the CUB backend they are compared with
+    # (one pair of tables per group, in run order), so that radix and bucket_bitonic, both
+    # against cub_radix, get tables of their own. In a group, each op, type and distribution
+    # in the order the group's rows first ran it: the leader's row, then its companions'.
     groups = {}
     for key in results:
         row = key[:4]
         if row[1].startswith(REFERENCE_PREFIX):
             continue
-        rows = groups.setdefault((row[1], reference_backend(results, *row)), [])
+        rows = groups.setdefault((leader(row[1]), reference_backend(results, *row)), [])
         if row not in rows:
             rows.append(row)
+    for rows in groups.values():
+        cases = list(dict.fromkeys((op, key_type, dist) for op, _, key_type, dist in rows))
+        rows.sort(key=lambda row: (cases.index((row[0], row[2], row[3])), member_order(row[1])))
 
     references = list(dict.fromkeys(ref for (_, ref) in groups if ref))
     title = " and ".join(f"CUB {REFERENCE_TITLES.get(ref, ref)}" for ref in references) or "CUB"
@@ -210,14 +239,19 @@ def build_tables(data, copy_ceiling_tbps=DEFAULT_COPY_CEILING_TBPS):
     out = [f"# gpusort vs {title}", "", " · ".join(facts)]
 
     label_header = ["op", "backend", "type", "dist"]
-    for (backend, reference), row_keys in groups.items() or [((None, None), [])]:
-        # The sizes of this group's gpusort rows (all sizes when no row): a reference that
-        # also ran at other sizes (cub_radix for radix at 2^10..2^18) adds no empty columns.
-        members = set(row_keys)
-        sizes = sorted({key[4] for key in results if not row_keys or key[:4] in members})
-        # Name the gpusort backend where two groups share a reference.
+    for (group_leader, reference), row_keys in groups.items() or [((None, None), [])]:
+        # The sizes of this group's rows (all sizes when no row): a reference that also ran
+        # at other sizes (cub_radix for radix at 2^10..2^18) adds no empty columns.
+        shown = set(row_keys)
+        sizes = sorted({key[4] for key in results if not row_keys or key[:4] in shown})
+        # Name the backends where a group has several, or where two groups share a reference.
+        backends = list(dict.fromkeys(row[1] for row in row_keys))
         shared = sum(1 for (_, ref) in groups if ref == reference) > 1
-        mine_label = f"gpusort {backend}" if shared else "gpusort"
+        if len(backends) > 1:
+            mine_label, ratio_label = ", ".join(backends), "each"
+        else:
+            mine_label = f"gpusort {backends[0]}" if shared else "gpusort"
+            ratio_label = "gpusort"
         size_header = [fmt_size(n) for n in sizes]
         speed_rows, bandwidth_rows = [], []
         for op, backend, key_type, distribution in row_keys:
@@ -247,7 +281,7 @@ def build_tables(data, copy_ceiling_tbps=DEFAULT_COPY_CEILING_TBPS):
         out += [
             "",
             f"## Throughput: {mine_label} / {reference or 'no CUB reference found'} in G keys/s "
-            "(gpusort ÷ CUB: above 1 is faster)",
+            f"({ratio_label} ÷ CUB: above 1 is faster)",
             "",
             markdown_table(label_header + size_header, speed_rows),
             "",
@@ -256,7 +290,7 @@ def build_tables(data, copy_ceiling_tbps=DEFAULT_COPY_CEILING_TBPS):
             "",
             markdown_table(label_header + size_header, bandwidth_rows),
         ]
-        if backend == RADIX_BACKEND:
+        if group_leader == RADIX_BACKEND:
             out += radix_traffic_section(results, row_keys, reference, sizes, copy_ceiling_tbps)
     errors = [(key, r["error"]) for key, r in results.items() if "error" in r]
     if errors:

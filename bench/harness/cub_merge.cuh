@@ -26,10 +26,12 @@ template <class Key, class Value, class Compare, bool Stable>
 class cub_merge_sorter {
  public:
   static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
-  // What sort_case needs to know of a reference (see cub_radix_sorter).
+  // What sort_case needs to know of a reference (see cub_radix_sorter). A comparison sort:
+  // beside it, Thrust gets the same comparator (and runs its merge sort).
   using compare_type = Compare;
   static constexpr bool op_is_stable = Stable;
   static constexpr bool in_place = true;
+  static constexpr bool comparison_sort = true;
 
   cub_merge_sorter(std::size_t n, cudaStream_t stream, Compare comp = {})
       : n_(checked_count(n)), stream_(stream), comp_(comp) {

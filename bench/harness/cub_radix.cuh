@@ -29,11 +29,14 @@ class cub_radix_sorter {
   // What sort_case needs to know of a reference: the order it sorts in, as the comparator
   // gpusort is given (all key bits, ascending: gpusort::less<> for these keys); whether it
   // stands for a stable_ op (no: SortKeys / SortPairs are timed against gpusort's sort /
-  // sort_by_key, although a radix sort's output is stable all the same); and whether it
-  // sorts in place (no: out of place, from the work buffers into its own).
+  // sort_by_key, although a radix sort's output is stable all the same); whether it sorts in
+  // place (no: out of place, from the work buffers into its own); and whether it is a
+  // comparison sort (no: beside it, thrust::sort is called without a comparator and sorts by
+  // radix too).
   using compare_type = gpusort::less<>;
   static constexpr bool op_is_stable = false;
   static constexpr bool in_place = false;
+  static constexpr bool comparison_sort = false;
 
   cub_radix_sorter(std::size_t n, cudaStream_t stream) : n_(checked_count(n)), stream_(stream) {
     std::size_t bytes = 0;

@@ -89,9 +89,21 @@ struct bench_context {
   case_cache cases;
 };
 
-// Which side of a case a benchmark times: gpusort, the CUB reference, or thrust::sort (the
-// radix cases only: what Thrust users call, allocating its temporary storage per call).
+// Which side of a case a benchmark times: gpusort, the CUB reference, or Thrust as its users
+// call it, allocating its temporary storage per call (sort_case::sort_with_thrust: its radix
+// sort beside CUB's, its merge sort with the same comparator beside CUB's merge sort).
 enum class side { gpusort, cub, thrust };
+
+// One row of a report that sets a gpusort call beside its alternatives (par_bench.cu,
+// merge_bench.cu): the backend named in the benchmark, who sorts, and where gpusort's
+// temporary memory comes from. (CUB's rows name bench_pool: its temp storage is allocated up
+// front; Thrust's gpusort_default: it allocates per call, after an untimed first call, as
+// run_sort_benchmark gives every source but the bench pool.)
+struct sort_row {
+  const char* backend;
+  side which;
+  storage_source source;
+};
 
 // <op>/<backend>/<type>/<distribution>/<n>: the name scripts/bench_table.py parses.
 inline std::string benchmark_name(const std::string& op, const std::string& backend,

@@ -11,7 +11,8 @@
 //
 // The reference (Reference: cub_radix_sorter, the default, or cub_merge_sorter) says which
 // comparator both sort by (compare_type), whether the op is the stable_ one (op_is_stable),
-// and whether it sorts in place (in_place).
+// whether it sorts in place (in_place), and whether it is a comparison sort (comparison_sort:
+// which Thrust sort stands beside it, see sort_with_thrust).
 #pragma once
 
 #include "cub_radix.cuh"
@@ -135,18 +136,32 @@ class sort_case {
       cub_(work_keys_.data(), cub_keys_.data(), work_values_.data(), cub_values_.data());
   }
 
-  // Enqueues thrust::sort (thrust::sort_by_key with values) of the work buffers, in place,
-  // by thrust's default order, as a Thrust user writes it: radix cases only.
+  // Enqueues Thrust's sort of the work buffers, in place, as a Thrust user writes it
+  // (thrust::cuda::par.on(stream): temporary storage allocated per call). Beside a comparison
+  // reference, with the case's comparator and op (thrust::sort, stable_sort, sort_by_key or
+  // stable_sort_by_key): Thrust runs its merge sort for a comparator it does not know. Beside
+  // a radix reference, thrust::sort or sort_by_key without a comparator, so that Thrust picks
+  // its radix sort; its default order is gpusort::less<>'s for arithmetic keys only.
   void sort_with_thrust() {
-    if constexpr (std::is_same_v<compare_type, gpusort::less<>> && std::is_arithmetic_v<Key>) {
-      const auto policy = thrust::cuda::par.on(stream_);
-      Key* keys = work_keys_.data();
+    const auto policy = thrust::cuda::par.on(stream_);
+    Key* keys = work_keys_.data();
+    if constexpr (Reference::comparison_sort) {
+      const compare_type comp{};
+      if constexpr (has_values && stable)
+        thrust::stable_sort_by_key(policy, keys, keys + n_, work_values_.data(), comp);
+      else if constexpr (has_values)
+        thrust::sort_by_key(policy, keys, keys + n_, work_values_.data(), comp);
+      else if constexpr (stable)
+        thrust::stable_sort(policy, keys, keys + n_, comp);
+      else
+        thrust::sort(policy, keys, keys + n_, comp);
+    } else if constexpr (std::is_arithmetic_v<Key>) {  // compare_type: gpusort::less<>
       if constexpr (has_values)
         thrust::sort_by_key(policy, keys, keys + n_, work_values_.data());
       else
         thrust::sort(policy, keys, keys + n_);
     } else {
-      throw std::logic_error("thrust rows are timed on radix cases only");
+      throw std::logic_error("a radix case's thrust row needs arithmetic keys");
     }
   }
 
