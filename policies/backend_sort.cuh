@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gpusort/detail/backends/bucket_bitonic/dispatch.cuh>
+#include <gpusort/detail/backends/common/ordered_bits.cuh>
 #include <gpusort/detail/backends/merge/dispatch.cuh>
 #include <gpusort/detail/backends/radix/cluster_dispatch.cuh>
 #include <gpusort/detail/backends/radix/dispatch.cuh>
@@ -19,15 +20,17 @@ namespace gpusort {
 
 namespace detail {
 
-// The merge strategy costs compile time in every TU that sorts integers with par; it is
-// compiled only where a table can choose it (no table does today) or a pinned policy asks.
-constexpr bool any_par_table_names_merge() {
+// The merge strategy costs compile time in every TU that sorts keys with par; it is
+// compiled only for keys whose class a table gives it (8-byte keys on the H100 and H200) or
+// where a pinned policy asks.
+constexpr bool any_par_table_names_merge(int key_bytes) {
   for (const par_tuned_table& table : par_tuned_tables)
-    if (table_names(table.rows, table.row_count, par_strategy::merge)) return true;
-  return table_names(par_table_other_gpus.rows, par_table_other_gpus.row_count,
-                     par_strategy::merge);
+    if (table_names_for(table.rows, table.row_count, key_bytes, par_strategy::merge)) return true;
+  return table_names_for(par_table_other_gpus.rows, par_table_other_gpus.row_count, key_bytes,
+                         par_strategy::merge);
 }
-inline constexpr bool par_tables_name_merge = any_par_table_names_merge();
+template <class Key>
+inline constexpr bool par_tables_name_merge_for = any_par_table_names_merge(int(sizeof(Key)));
 
 // The dispatch table of a device, chosen once per device from its compute capability and
 // memory bandwidth.
@@ -44,11 +47,9 @@ inline const par_tuned_table& par_table_of_current_device() {
 template <class Key, class Value, class Compare>
 par_strategy par_strategy_for(std::size_t n) {
   constexpr bool with_values = has_values_v<Value>;
-  // Integers only: the merge's order of floating-point keys is not the radix sort's.
-  constexpr bool merge_allowed = par_tables_name_merge && std::is_integral_v<Key>;
   const par_tuned_table& table = par_table_of_current_device();
   return choose_par_strategy(table.rows, table.row_count, int(sizeof(Key)), with_values, n,
-                             merge_allowed);
+                             par_tables_name_merge_for<Key>);
 }
 
 // gpusort::par on radix keys: the strategy the table names, run. No synchronisation, no
@@ -72,11 +73,15 @@ void run_par_strategy(par_strategy strategy,
         radix::sort<radix_tuning_small_tiles_sm90>(request);
       return;
     case par_strategy::merge:
-      if constexpr (MergeCompiled && std::is_integral_v<Key>) {
-        // Stable even for sort_by_key: par on radix keys is stable at every size.
-        const sort_request<Key, Value, Compare, true> stable{request.keys,   request.values,
-                                                             request.count,  request.comp,
-                                                             request.stream, request.allocator};
+      if constexpr (MergeCompiled) {
+        // Keys compared in the radix order (floats: -0.0 equal to +0.0, every NaN one value
+        // after +inf), reversed for a descending sort, and stable even for sort_by_key: the
+        // output is the radix sort's, bit for bit, as par promises at every size.
+        constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
+        using radix_order = backends::radix_order_less<Key, descending>;
+        const sort_request<Key, Value, radix_order, true> stable{
+            request.keys, request.values, request.count, radix_order{}, request.stream,
+            request.allocator};
         backends::merge::sort<merge_tuning_sm90>(stable);
         return;
       }
@@ -106,7 +111,7 @@ void backend_sort(const radix_policy<Tuning>&, const sort_request<Key, Value, Co
 template <class Key, class Value, class Compare, bool Stable>
 void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
-    detail::run_par_strategy<detail::par_tables_name_merge>(
+    detail::run_par_strategy<detail::par_tables_name_merge_for<Key>>(
         detail::par_strategy_for<Key, Value, Compare>(request.count), request);
   } else {
     static_assert(backend_can_serve_v<merge_backend, Key, Compare>,

@@ -69,19 +69,24 @@ struct par_dispatch_row {
   par_strategy strategy;
 };
 
-// The first row of the key's class that covers n; beyond the last, the one-sweep sort.
-// Keys narrower than the table's narrowest class use that class (fewer passes only make
-// the small-input strategies better), wider ones the widest. Rows the caller cannot run
-// (`merge_allowed` false) are passed over.
-constexpr par_strategy choose_par_strategy(const par_dispatch_row* rows, std::size_t row_count,
-                                           int key_bytes, bool with_values, std::size_t n,
-                                           bool merge_allowed) {
+// The class of rows that keys of key_bytes take: keys narrower than the table's narrowest
+// class use that class (fewer passes only make the small-input strategies better), wider
+// ones the widest.
+constexpr int key_class_of(const par_dispatch_row* rows, std::size_t row_count, int key_bytes) {
   int narrowest = 0, widest = 0;
   for (std::size_t i = 0; i < row_count; ++i) {
     if (narrowest == 0 || rows[i].key_bytes < narrowest) narrowest = rows[i].key_bytes;
     if (rows[i].key_bytes > widest) widest = rows[i].key_bytes;
   }
-  const int key_class = key_bytes < narrowest ? narrowest : key_bytes > widest ? widest : key_bytes;
+  return key_bytes < narrowest ? narrowest : key_bytes > widest ? widest : key_bytes;
+}
+
+// The first row of the key's class that covers n; beyond the last, the one-sweep sort.
+// Rows the caller cannot run (`merge_allowed` false) are passed over.
+constexpr par_strategy choose_par_strategy(const par_dispatch_row* rows, std::size_t row_count,
+                                           int key_bytes, bool with_values, std::size_t n,
+                                           bool merge_allowed) {
+  const int key_class = key_class_of(rows, row_count, key_bytes);
   for (std::size_t i = 0; i < row_count; ++i) {
     const par_dispatch_row& row = rows[i];
     if (row.key_bytes != key_class || row.with_values != with_values || n > row.max_n) continue;
@@ -109,6 +114,16 @@ constexpr bool table_names(const par_dispatch_row* rows, std::size_t row_count,
 template <std::size_t Rows>
 constexpr bool table_names(const par_dispatch_row (&table)[Rows], par_strategy strategy) {
   return table_names(table, Rows, strategy);
+}
+
+// Whether a row of the class of keys of key_bytes names `strategy`: par compiles the merge
+// strategy only for keys whose class some table gives it.
+constexpr bool table_names_for(const par_dispatch_row* rows, std::size_t row_count,
+                               int key_bytes, par_strategy strategy) {
+  const int key_class = key_class_of(rows, row_count, key_bytes);
+  for (std::size_t i = 0; i < row_count; ++i)
+    if (rows[i].key_bytes == key_class && rows[i].strategy == strategy) return true;
+  return false;
 }
 
 // A dispatch table and the GPU its sweep ran on. GPUs of one compute capability can still

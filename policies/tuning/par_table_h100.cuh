@@ -21,16 +21,10 @@ inline constexpr par_dispatch_row par_table_h100_rows[] = {
     {4, true, 32768, par_strategy::cluster_small},
     {4, true, 65536, par_strategy::cluster_medium},
     {4, true, 370728, par_strategy::onesweep_small_tiles},
-    {8, false, 2048, par_strategy::cluster_small},
+    {8, false, 2048, par_strategy::merge},
     {8, false, 4096, par_strategy::cluster_medium},
-    {8, false, 32768, par_strategy::cluster_small},
-    {8, false, 65536, par_strategy::cluster_medium},
-    {8, false, 262144, par_strategy::onesweep_small_tiles},
-    {8, true, 2048, par_strategy::cluster_small},
-    {8, true, 4096, par_strategy::cluster_medium},
-    {8, true, 32768, par_strategy::cluster_small},
-    {8, true, 46341, par_strategy::cluster_medium},
-    {8, true, 370728, par_strategy::onesweep_small_tiles},
+    {8, false, 1048576, par_strategy::merge},
+    {8, true, 1048576, par_strategy::merge},
 };
 
 inline constexpr par_tuned_table par_table_h100{

@@ -52,6 +52,23 @@ TEST_F(ParDispatch, FourByteKeysSortAtEveryThresholdOfTheTable) {
 TEST_F(ParDispatch, EightByteKeysSortAtEveryThresholdOfTheTable) {
   expect_par_sorts_around_thresholds<std::uint64_t>();
   expect_par_sorts_around_thresholds<std::int64_t>();
+  expect_par_sorts_around_thresholds<double>();
+}
+
+// par's merge strategy (which the H100's and H200's tables give 8-byte keys) compares keys by
+// their radix sort bits and merges stably: floats with -0.0, NaN payloads and infinities,
+// keys and pairs, either order, come out bit for bit as the radix sort orders them.
+TEST_F(ParDispatch, TheMergeStrategyKeepsTheRadixOrder) {
+  constexpr auto merge_strategy = par_pinned<par_strategy::merge>;
+  for (std::size_t n : capped({1000, 2561, 20011, 100003}))
+    for (distribution d : {distribution::float_specials, distribution::few_distinct})
+      for (bool descending : {false, true}) {
+        expect_sorts_keys<double>(merge_strategy, n, d, descending, seed_for(n, d, 8));
+        expect_sorts_pairs<double>(merge_strategy, n, d, descending, seed_for(n, d, 8) + 5);
+        expect_sorts_keys<float>(merge_strategy, n, d, descending, seed_for(n, d, 4));
+      }
+  expect_sorts_keys<std::int64_t>(merge_strategy, 65521, distribution::uniform, true,
+                                  seed_for(65521, distribution::uniform, 8));
 }
 
 // A tiling's edges: tiny inputs, one block's tile and one key past it, a full cluster of 16

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -130,6 +131,31 @@ TEST(KeyTraits, WideIntegersRandomAndEdgeValues) {
   expect_traits_hold(random_and_edge_integers<std::int32_t>());
   expect_traits_hold(random_and_edge_integers<std::uint64_t>());
   expect_traits_hold(random_and_edge_integers<std::int64_t>());
+}
+
+// radix_order_less (par's merge strategy) orders every pair as the sort bits do, ascending
+// and descending: pairs of neighbours in a shuffled list of random and edge keys.
+template <class Key>
+void expect_radix_order_less_follows_the_sort_bits(std::vector<Key> keys) {
+  std::shuffle(keys.begin(), keys.end(), std::mt19937_64(11));
+  using namespace gpusort::backends;
+  for (bool descending : {false, true}) {
+    const ordered_bits_less<Key> by_bits{order_flip<Key>(descending)};
+    for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+      const Key a = keys[i], b = keys[i + 1];
+      const bool less = descending ? radix_order_less<Key, true>{}(a, b)
+                                   : radix_order_less<Key, false>{}(a, b);
+      ASSERT_EQ(less, by_bits(a, b)) << "descending " << descending << " at " << i;
+    }
+  }
+}
+
+TEST(KeyTraits, RadixOrderLessFollowsTheSortBits) {
+  expect_radix_order_less_follows_the_sort_bits(random_and_edge_patterns<float>());
+  expect_radix_order_less_follows_the_sort_bits(random_and_edge_patterns<double>());
+  expect_radix_order_less_follows_the_sort_bits(random_and_edge_integers<std::int64_t>());
+  expect_radix_order_less_follows_the_sort_bits(random_and_edge_integers<std::uint64_t>());
+  expect_radix_order_less_follows_the_sort_bits(all_patterns<std::int8_t>());
 }
 
 TEST(KeyTraits, NaNsSortLastWhateverTheirSign) {

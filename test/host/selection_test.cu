@@ -207,6 +207,16 @@ TEST(ParDispatch, TableNamesFindsAStrategyInAnyRow) {
   static_assert(!gpusort::table_names(table, gpusort::par_strategy::onesweep));
 }
 
+// ... and only for the keys whose class of rows names it (keys of other widths do not pay
+// for its kernels); keys outside the table's widths take the nearest class's.
+TEST(ParDispatch, TableNamesForLooksOnlyAtTheKeysClass) {
+  static_assert(gpusort::table_names_for(example_table, 5, 8, par_strategy::merge));
+  static_assert(gpusort::table_names_for(example_table, 5, 16, par_strategy::merge));
+  static_assert(!gpusort::table_names_for(example_table, 5, 4, par_strategy::merge));
+  static_assert(!gpusort::table_names_for(example_table, 5, 2, par_strategy::merge));
+  static_assert(gpusort::table_names_for(example_table, 5, 2, par_strategy::cluster_medium));
+}
+
 TEST(ParDispatch, KeysOutsideTheTablesWidthsUseTheNearestClass) {
   using gpusort::choose_par_strategy;
   EXPECT_EQ(choose_par_strategy(example_table, 1, false, 800, true), par_strategy::cluster_small);
