@@ -20,7 +20,7 @@ inline constexpr par_dispatch_row par_table_h200_rows[] = {
     {4, true, 4096, par_strategy::cluster_medium},
     {4, true, 32768, par_strategy::cluster_small},
     {4, true, 65536, par_strategy::cluster_medium},
-    {4, true, 370728, par_strategy::onesweep_small_tiles},
+    {4, true, 524288, par_strategy::onesweep_small_tiles},
     {8, false, 1048576, par_strategy::merge},
     {8, true, 1048576, par_strategy::merge},
 };
