@@ -34,15 +34,13 @@ def read_table(path):
         return [(int(k), w == "true", int(n), s) for k, w, n, s in ROW.findall(f.read())]
 
 
-def chosen(table, key_bytes, with_values, n, merge_allowed):
-    """choose_par_strategy (policies/select.cuh), in Python: merge rows are passed over
-    where merge is not allowed (floating-point keys)."""
+def chosen(table, key_bytes, with_values, n):
+    """choose_par_strategy (policies/select.cuh), in Python (par runs merge rows for every
+    radix key, floats included)."""
     widths = [k for k, _, _, _ in table]
     key_class = min(max(key_bytes, min(widths)), max(widths))
     for k, w, max_n, strategy in table:
         if (k, w) != (key_class, with_values) or n > max_n:
-            continue
-        if strategy == "merge" and not merge_allowed:
             continue
         return strategy
     return "onesweep"
@@ -72,8 +70,7 @@ def main(argv):
                 continue
             cub = results.get((op, "cub_radix", t, dist, n))
             if cub and "error" not in cub and cub["keys_per_s"]:
-                strategy = chosen(table, key_bytes, value_bytes > 0, n,
-                                  merge_allowed=not type_field.startswith("f"))
+                strategy = chosen(table, key_bytes, value_bytes > 0, n)
                 points.append((n, sample["keys_per_s"] / cub["keys_per_s"], strategy))
         points.sort()
         before = sorted(
