@@ -693,7 +693,7 @@ __device__ __forceinline__ void sort_unit_by_bits(const Key* in_keys, Key* out_k
     // Past `count`, the position alone puts a slot last (tile_order); its bits are unused.
     bits[i] = int(index[i]) < count ? ordered_bits(in_keys[index[i]], flip) : bits_type(0);
   }
-  const tile_order<bits_less, true, false> order{bits_less{}, unsigned(count)};
+  const tile_order<bits_less, true> order{bits_less{}, unsigned(count)};
   bitonic_sort_tile<Threads, Items>(bits, index, shared, order);
 #pragma unroll
   for (int i = 0; i < Items; ++i) shared.index[padded(thread * Items + i)] = index[i];
@@ -758,10 +758,8 @@ struct unit_sorter {
     if constexpr (pad_with_last_key) {
       const Key last = radix_key_traits<Key>::decode(
           bits_type(descending_mask<bits_type>(Shape::traits::bits) ^ flip));
-      sort_tile<threads, Shape::sort_items, false, false>(in_keys + unit.begin, keys + unit.begin,
-                                                          in_values, values, count,
-                                                          ordered_bits_less<Key>{flip}, shared,
-                                                          &last);
+      sort_tile<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin, count,
+                                            ordered_bits_less<Key>{flip}, shared, &last);
     } else {
       sort_unit_by_bits<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin,
                                                     in_values + value_offset,

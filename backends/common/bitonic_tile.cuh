@@ -1,5 +1,5 @@
 // Block-wide bitonic sort of one tile held in registers (K. E. Batcher, "Sorting networks and
-// their applications", 1968): the comparison backend's tile step.
+// their applications", 1968): how the bucket + bitonic backend sorts a unit.
 // Thread t holds tile positions t * Items + i, i < Items. Level k = 2, 4, ..., tile sorts
 // every block of k positions ascending: its first step pairs p with its mirror p ^ (k - 1)
 // (the two sorted halves, one read backwards, form a bitonic sequence), the following steps
@@ -22,14 +22,12 @@ namespace gpusort::backends {
 // free of bank conflicts (thread t touches t * Items + i; the pad spreads the stride).
 __host__ __device__ constexpr int padded(int position) { return position + position / 32; }
 
-// The order the network sorts by. Without a tracked index it is the user's comparator. With
-// one, each key carries its position in the input tile: positions at or past `valid` are the
-// padding of a short last tile and go after every real key (no sentinel key is needed, so
-// comparator-only types work), and a stable sort breaks ties by position. Padding slots must
-// hold some real key (the tile's first): comp is called on them, its result ignored.
-template <class Compare, bool TrackIndex, bool Stable>
+// The order the network sorts by. Without a tracked index it is the comparator. With one,
+// each key carries its position in the input tile: positions at or past `valid` are the
+// padding of a short last tile and go after every real key (no sentinel key is needed).
+// Padding slots must hold some key: comp is called on them, its result ignored.
+template <class Compare, bool TrackIndex>
 struct tile_order {
-  static_assert(TrackIndex || !Stable, "a stable tile sort needs the input positions");
   static constexpr bool tracks_index = TrackIndex;
   Compare comp;
   unsigned valid;
@@ -40,10 +38,9 @@ struct tile_order {
     if constexpr (!TrackIndex) {
       return comp(a, b);
     } else {
-      // Bitwise & and |, not && and ||: no branches. Padding slots hold a copy of a real
-      // key, so calling comp on them is safe; their index decides.
-      bool ordered = comp(a, b);
-      if constexpr (Stable) ordered = ordered | ((a_index < b_index) & !comp(b, a));
+      // Bitwise & and |, not && and ||: no branches. Padding slots hold some key, so calling
+      // comp on them is safe; their index decides.
+      const bool ordered = comp(a, b);
       return (a_index < valid) & ((b_index >= valid) | ordered);
     }
   }
@@ -201,56 +198,36 @@ __device__ void bitonic_sort_tile(Key (&keys)[Items], unsigned (&index)[Items], 
 }
 
 // Loads in_keys[0, count), count <= Threads * Items, sorts them by `comp` and writes them to
-// out_keys[0, count) (and the values, if any, follow their keys). in and out may be the same
-// memory. Every thread of the block must call it. Without TrackIndex there are no values, and
-// either the tile is full or `padding` points to a key that no key precedes and that is
-// bit for bit equal to every key it ties with (so which copies land past `count` does not
-// matter).
-template <int Threads, int Items, bool TrackIndex, bool Stable, class Key, class Value,
-          class Compare, class Storage>
-__device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys,
-                                          const Value* in_values, Value* out_values, int count,
+// out_keys[0, count); keys only. in and out may be the same memory. Every thread of the block
+// must call it. Either the tile is full or `padding` points to a key that no key precedes
+// and that is bit for bit equal to every key it ties with (so which copies land past `count`
+// does not matter).
+template <int Threads, int Items, class Key, class Compare, class Storage>
+__device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys, int count,
                                           const Compare& comp, Storage& shared,
                                           const Key* padding = nullptr) {
-  constexpr bool has_values = has_values_v<Value>;
-  static_assert(TrackIndex || !has_values, "values follow their keys' input positions");
   const int thread = int(threadIdx.x);
 
   // Striped, coalesced loads. Which tile position a key starts in does not matter to a
-  // sorting network; its input position (for ties and values) is `index`.
+  // sorting network.
   Key keys[Items];
   unsigned index[Items];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     index[i] = unsigned(striped_index<Threads>(i));
-    // Padding: a copy of the tile's first key (see tile_order), or the given one.
+    // Past count (a short tile): the given padding key.
     if (padding == nullptr || int(index[i]) < count)
       keys[i] = in_keys[int(index[i]) < count ? index[i] : 0u];
     else
       keys[i] = *padding;
   }
-  const tile_order<Compare, TrackIndex, Stable> order{comp, unsigned(count)};
+  const tile_order<Compare, false> order{comp, unsigned(count)};
   bitonic_sort_tile<Threads, Items>(keys, index, shared, order);
 
   // Stage in tile order, then striped, coalesced stores.
 #pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    shared.keys[padded(thread * Items + i)] = keys[i];
-    if constexpr (TrackIndex) shared.index[padded(thread * Items + i)] = index[i];
-  }
+  for (int i = 0; i < Items; ++i) shared.keys[padded(thread * Items + i)] = keys[i];
   __syncthreads();
-  if constexpr (has_values) {
-    Value values[Items];
-    // Written out: through for_each_striped, the compiler handled the network's 16-bit
-    // indices differently (a few more conversions).
-#pragma unroll
-    for (int i = 0; i < Items; ++i) {
-      const int position = i * Threads + thread;
-      if (position < count) values[i] = in_values[shared.index[padded(position)]];
-    }
-    __syncthreads();  // sorting in place: every value is read before any is overwritten
-    store_striped<Threads, Items>(out_values, count, values);
-  }
   for_each_striped<Threads, Items>(
       count, [&](int, int position) { out_keys[position] = shared.keys[padded(position)]; });
 }
