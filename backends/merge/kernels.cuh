@@ -92,7 +92,8 @@ struct one_block_tuning {
 template <class Tuning, class Key>
 constexpr bool one_block_fits =
     Tuning::knobs.one_block_threads > 0 && Tuning::knobs.one_block_items_per_thread > 0 &&
-    Tuning::knobs.exchange_bytes / (bitonic_bytes_per_item<Key> * Tuning::knobs.one_block_threads) >= 1;
+    Tuning::knobs.exchange_bytes /
+            (bitonic_bytes_per_item<Key> * Tuning::knobs.one_block_threads) >= 1;
 
 template <class Tuning, class Key>
 using one_block_shape = std::conditional_t<one_block_fits<Tuning, Key>,
@@ -267,8 +268,8 @@ struct merge_block {
     const int diagonal = first_output();
     const int split = merge_path_split(piece_a, a_length, piece_b, b_length, diagonal, comp);
     if (thread % 32 == 0) shared.warp_splits[thread / 32] = split;
-    const int end =
-        merge_from_split(shared.keys, 0, a_length, pieces.count, diagonal, split, merged, source, comp);
+    const int end = merge_from_split(shared.keys, 0, a_length, pieces.count, diagonal, split,
+                                     merged, source, comp);
     __syncthreads();  // everyone has read the pieces; the buffer now stages the output
     return misses_next_thread(split, end);
   }
