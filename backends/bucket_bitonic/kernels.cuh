@@ -759,7 +759,7 @@ struct unit_sorter {
       const Key last = radix_key_traits<Key>::decode(
           bits_type(descending_mask<bits_type>(Shape::traits::bits) ^ flip));
       sort_tile<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin, count,
-                                            ordered_bits_less<Key>{flip}, shared, &last);
+                                            ordered_bits_less<Key>{flip}, shared, last);
     } else {
       sort_unit_by_bits<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin,
                                                     in_values + value_offset,

@@ -199,13 +199,13 @@ __device__ void bitonic_sort_tile(Key (&keys)[Items], unsigned (&index)[Items], 
 
 // Loads in_keys[0, count), count <= Threads * Items, sorts them by `comp` and writes them to
 // out_keys[0, count); keys only. in and out may be the same memory. Every thread of the block
-// must call it. Either the tile is full or `padding` points to a key that no key precedes
-// and that is bit for bit equal to every key it ties with (so which copies land past `count`
-// does not matter).
+// must call it. Positions past `count` hold `padding`: a key that no key precedes and that is
+// bit for bit equal to every key it ties with (so which copies land past `count` does not
+// matter).
 template <int Threads, int Items, class Key, class Compare, class Storage>
 __device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys, int count,
                                           const Compare& comp, Storage& shared,
-                                          const Key* padding = nullptr) {
+                                          const Key& padding) {
   const int thread = int(threadIdx.x);
 
   // Striped, coalesced loads. Which tile position a key starts in does not matter to a
@@ -215,11 +215,7 @@ __device__ __forceinline__ void sort_tile(const Key* in_keys, Key* out_keys, int
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     index[i] = unsigned(striped_index<Threads>(i));
-    // Past count (a short tile): the given padding key.
-    if (padding == nullptr || int(index[i]) < count)
-      keys[i] = in_keys[int(index[i]) < count ? index[i] : 0u];
-    else
-      keys[i] = *padding;
+    keys[i] = int(index[i]) < count ? in_keys[index[i]] : padding;
   }
   const tile_order<Compare, false> order{comp, unsigned(count)};
   bitonic_sort_tile<Threads, Items>(keys, index, shared, order);

@@ -176,14 +176,9 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
 template <int Threads, int ChunkItems, class Key, bool HasValues>
 struct merge_storage {
   static constexpr int items = ChunkItems / Threads;
-  // The merge reads up to `items` positions past the pieces (merge_from_split); the staged
-  // output takes staged<items>(ChunkItems).
-  static constexpr int key_slots = staged<items>(ChunkItems) > ChunkItems + items
-                                       ? staged<items>(ChunkItems)
-                                       : ChunkItems + items + 1;
-  // The block's piece of run a, then its piece of run b; after the merge, reused to stage
-  // the output in order (see staged).
-  Key keys[key_slots];
+  // The block's piece of run a, then its piece of run b (with room for the merge's reads
+  // past them); after the merge, reused to stage the output in order (see staged).
+  Key keys[merge_slots<items>(ChunkItems)];
   // Where each output key came from, in piece coordinates.
   unsigned short source[HasValues ? staged<items>(ChunkItems) : 1];
   // Each warp's first split, for the check that the threads' merges meet.

@@ -17,6 +17,13 @@ __host__ __device__ constexpr int staged(int position) {
   return Items % 2 == 1 ? position : padded(position);
 }
 
+// Shared-memory slots for a block's `positions` keys, staged as above, with room for what
+// merge_from_split reads past them (up to Items positions).
+template <int Items>
+__host__ __device__ constexpr int merge_slots(int positions) {
+  return staged<Items>(positions + Items) + 1;
+}
+
 // A run of keys in shared memory, staged as above, indexed from its first position.
 template <int Items, class Key>
 struct staged_run {
@@ -36,7 +43,7 @@ struct staged_run {
 // a's keys the outputs have used: where the next thread's split must be.
 // Branch-free, one shared-memory load per output (the next key of the run it took from, at a
 // selected address): so `keys` must be readable up to b_end + Items - 1, where the outputs
-// past the runs read.
+// past the runs read (merge_slots).
 template <int Items, class Keys, class Key, class Compare>
 __device__ __forceinline__ int merge_from_split(const Keys& keys, int a_begin, int a_end,
                                                 int b_end, int diagonal, int split,

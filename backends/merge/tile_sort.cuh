@@ -27,9 +27,9 @@ namespace gpusort::backends::merge {
 // Shared memory of a tile, with room for each key's tile position (16-bit) when TrackSource.
 template <int Threads, int Items, class Key, bool TrackSource>
 struct tile_sort_storage {
-  // Room past the tile: a thread whose outputs run past the end of a short pair reads up to
-  // Items positions beyond it (merge_from_split).
-  static constexpr int size = staged<Items>(Threads * Items + Items) + 1;
+  // With room past the tile: a thread whose outputs run past the end of a short pair reads
+  // beyond it.
+  static constexpr int size = merge_slots<Items>(Threads * Items);
   Key keys[size];
   unsigned short source[TrackSource ? size : 1];
   // Each warp's first split, for the check that the merges of a pair meet across warps.
@@ -56,8 +56,8 @@ struct tile_sorter {
   __device__ __forceinline__ int first_position() const { return int(threadIdx.x) * Items; }
 
   // Striped, coalesced loads through shared memory into each thread's consecutive positions.
-  // Positions past `count` get a copy of the tile's first key: comp is called on them (its
-  // result ignored), so they must hold a real key.
+  // Positions past `count` get a copy of the tile's first key (no comparison takes them: the
+  // odd-even sort checks for them and the merges stop at `count`).
   __device__ __forceinline__ void load(const Key* in, Key (&keys)[Items],
                                        int (&source)[Items]) {
     Key loaded[Items];
