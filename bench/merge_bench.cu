@@ -32,8 +32,9 @@
 // each): about 6-10 minutes on an H100/H200, most of it the timed loops (about 1-2 s of wall
 // time per benchmark, the most at small sizes, where the copy of the input and the event
 // synchronisation around each sort take as long as the sort), the rest building and
-// verifying the cases (about 10 s for 2^28 s16, with 8 GiB of host copies). An estimate
-// from the harness and Google Benchmark's iteration rule, not a measurement.
+// verifying the cases (about 10 s for 2^28 s16, with 8 GiB of host copies): an estimate.
+// Measured: with --benchmark_min_time=0.1s these rows and copy/ took 196 s on an H100
+// (2026-11-24), building gpusort_bench included.
 // Memory: at most about 24 GiB (2^28 s16, 4 GiB each: input, work buffer, CUB's temp
 // storage, the bench pool, what gpusort's own pool keeps after the plain call, and Thrust's
 // temporary storage during its calls), so 2^28 fits every type on an 80 GB GPU.
