@@ -1,4 +1,5 @@
-// Host side of the comparison sort: sizes, the one temporary allocation, the tile sort and
+// Host side of the comparison sort: sizes, the one temporary allocation, the tile sort (one
+// block for small inputs, wide tiles for large ones) and
 // the merge passes (two launches each: split search, merge; each may start while the kernel
 // before it finishes, see dependent_launch.cuh), ping-ponging between the user's
 // buffers and the alternate ones so that the last pass writes into the user's buffers (no
@@ -7,6 +8,7 @@
 
 #include <gpusort/error.cuh>
 #include <gpusort/sort_request.cuh>
+#include "../common/kernel_setup.cuh"
 #include "kernels.cuh"
 
 #include <cuda_runtime_api.h>
@@ -17,33 +19,38 @@
 
 namespace gpusort::backends::merge {
 
-// Sorts the request's keys (and values alongside, unless Value is no_values) by its
-// comparator, a strict weak ordering. Always stable (tiles and merges both keep equal keys in
-// order, at no extra cost). Enqueued on the request's
-// stream, no synchronisation. With a comparator that is no strict weak ordering the result
-// is unspecified but a permutation of the input (merge_runs passes keys through where the
-// merge path searches disagree).
-template <class Tuning, class Key, class Value, class Compare, bool Stable>
-void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+// sort_tiles<Shape> on `tiles` blocks, with its tile's shared memory (dynamic where the tile
+// is larger than static shared memory holds).
+template <class Shape, class Key, class Value, class Compare>
+void launch_sort_tiles(std::size_t tiles, cudaStream_t stream, const char* kernel_name,
+                       const Key* in_keys, Key* out_keys, const Value* in_values,
+                       Value* out_values, std::size_t n, unsigned* splits_disagreed,
+                       const Compare& comp) {
+  constexpr int shared_bytes = dynamic_shared_bytes<
+      tile_sort_storage<Shape::tile_threads, Shape::tile_items_per_thread, Key,
+                        has_values_v<Value>>>;
+  if constexpr (shared_bytes > 0)
+    allow_dynamic_shared_memory<sort_tiles<Shape, Key, Value, Compare>, shared_bytes>(
+        "merge sort: allowing the tile its shared memory");
+  sort_tiles<Shape><<<unsigned(tiles), Shape::tile_threads, shared_bytes, stream>>>(
+      in_keys, out_keys, in_values, out_values, n, splits_disagreed, comp);
+  detail::check_launch(kernel_name);
+}
+
+// The sort of more than one block's keys: tiles of TileShape, then merge passes of
+// PassShape.
+template <class TileShape, class PassShape, class Key, class Value, class Compare, bool Stable>
+void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   Key* const keys = request.keys;
   Value* const values = request.values;
   const std::size_t n = request.count;
   const Compare& comp = request.comp;
   const cudaStream_t stream = request.stream;
-  using shape = merge_shape<Tuning, Key>;
-  using one_block = one_block_shape<Tuning, Key>;
   constexpr bool has_values = has_values_v<Value>;
-  if (n < 2) return;
+  constexpr int tile_items = TileShape::tile_items;
+  constexpr int chunk_items = PassShape::chunk_items;
 
-  // Small enough for one block: one launch, in place, no temporary storage.
-  if (n <= std::size_t(one_block::tile_items)) {
-    sort_tiles<one_block><<<1, one_block::tile_threads, 0, stream>>>(
-        keys, keys, values, values, n, nullptr, comp);
-    detail::check_launch("merge sort: sort_tiles (one block)");
-    return;
-  }
-
-  const int passes = merge_pass_count(n, shape::tile_items);
+  const int passes = merge_pass_count(n, tile_items);
   // Everything is allocated before the input is touched.
   storage_plan layout;
   const std::size_t alternate_keys_at = layout.reserve<Key>(passes > 0 ? n : 0);
@@ -51,7 +58,7 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   std::size_t most_merge_blocks = 0;
   for (int pass = 0; pass < passes; ++pass) {
     const std::size_t blocks =
-        merge_block_count(n, std::size_t(shape::tile_items) << pass, shape::chunk_items);
+        merge_block_count(n, std::size_t(tile_items) << pass, chunk_items);
     most_merge_blocks = blocks > most_merge_blocks ? blocks : most_merge_blocks;
   }
   const std::size_t splits_at = layout.reserve<std::size_t>(most_merge_blocks);
@@ -65,28 +72,57 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   // An even number of passes ends where the tiles were written: so write them in place then.
   Key* tile_keys = passes % 2 == 0 ? keys : alternate_keys;
   Value* tile_values = passes % 2 == 0 ? values : alternate_values;
-  const std::size_t tiles = tile_count(n, shape::tile_items);
-  sort_tiles<shape><<<unsigned(tiles), shape::tile_threads, 0, stream>>>(
-      keys, tile_keys, values, tile_values, n, splits_disagreed, comp);
-  detail::check_launch("merge sort: sort_tiles");
+  launch_sort_tiles<TileShape>(tile_count(n, tile_items), stream, "merge sort: sort_tiles", keys,
+                               tile_keys, values, tile_values, n, splits_disagreed, comp);
 
   Key* from_keys = tile_keys;
   Key* to_keys = passes % 2 == 0 ? alternate_keys : keys;
   Value* from_values = tile_values;
   Value* to_values = passes % 2 == 0 ? alternate_values : values;
   for (int pass = 0; pass < passes; ++pass) {
-    const std::size_t run_width = std::size_t(shape::tile_items) << pass;
-    const std::size_t merge_blocks = merge_block_count(n, run_width, shape::chunk_items);
-    const auto search_grid = unsigned(tile_count(merge_blocks, shape::split_searches_per_block));
-    launch_dependent(find_splits<shape, Key, Compare>, search_grid, shape::split_search_threads,
-                     stream, "merge sort: find_splits", from_keys, n, run_width, merge_blocks,
-                     splits, splits_disagreed, comp);
-    launch_dependent(merge_runs<shape, Key, Value, Compare>, unsigned(merge_blocks),
-                     shape::merge_threads, stream, "merge sort: merge_runs", from_keys, to_keys,
-                     from_values, to_values, n, run_width, splits, splits_disagreed, comp);
+    const std::size_t run_width = std::size_t(tile_items) << pass;
+    const std::size_t merge_blocks = merge_block_count(n, run_width, chunk_items);
+    const auto search_grid =
+        unsigned(tile_count(merge_blocks, PassShape::split_searches_per_block));
+    launch_dependent(find_splits<PassShape, Key, Compare>, search_grid,
+                     PassShape::split_search_threads, stream, "merge sort: find_splits",
+                     from_keys, n, run_width, merge_blocks, splits, splits_disagreed, comp);
+    launch_dependent(merge_runs<PassShape, Key, Value, Compare>, unsigned(merge_blocks),
+                     PassShape::merge_threads, stream, "merge sort: merge_runs", from_keys,
+                     to_keys, from_values, to_values, n, run_width, splits, splits_disagreed,
+                     comp);
     std::swap(from_keys, to_keys);
     std::swap(from_values, to_values);
   }
+}
+
+// Sorts the request's keys (and values alongside, unless Value is no_values) by its
+// comparator, a strict weak ordering. Always stable (tiles and merges both keep equal keys in
+// order, at no extra cost). Enqueued on the request's
+// stream, no synchronisation. With a comparator that is no strict weak ordering the result
+// is unspecified but a permutation of the input (merge_runs passes keys through where the
+// merge path searches disagree).
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+  const std::size_t n = request.count;
+  using shape = merge_shape<Tuning, Key>;
+  using one_block = one_block_shape<Tuning, Key>;
+  if (n < 2) return;
+
+  // Small enough for one block: one launch, in place, no temporary storage.
+  if (n <= std::size_t(one_block::tile_items)) {
+    launch_sort_tiles<one_block>(1, request.stream, "merge sort: sort_tiles (one block)",
+                                 request.keys, request.keys, request.values, request.values, n,
+                                 nullptr, request.comp);
+    return;
+  }
+  // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles.
+  if constexpr (wide_tile_holds_more<Tuning, Key>()) {
+    using wide = wide_tile_shape<Tuning, Key>;
+    if (n >= std::size_t(wide::tile_items) * std::size_t(Tuning::knobs.wide_tile_from_tiles))
+      return sort_in_tiles<wide, shape>(request);
+  }
+  sort_in_tiles<shape, shape>(request);
 }
 
 }  // namespace gpusort::backends::merge

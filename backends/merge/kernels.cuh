@@ -13,6 +13,7 @@
 #pragma once
 
 #include "../common/bitonic_tile.cuh"  // bitonic_bytes_per_item
+#include "../common/block_shared.cuh"
 #include "../common/dependent_launch.cuh"
 #include "../common/launch_bounds.cuh"
 #include "../common/tiles.cuh"
@@ -100,6 +101,39 @@ using one_block_shape = std::conditional_t<one_block_fits<Tuning, Key>,
                                            merge_shape<one_block_tuning<Tuning>, Key>,
                                            merge_shape<Tuning, Key>>;
 
+// The tile shape for inputs of at least Tuning's wide_tile_from_tiles wide tiles: Tuning's
+// wide_tile knobs as its tile where that holds more of a key than the ordinary tile, else the
+// ordinary tile (keys too wide for that many threads). Merge passes keep Tuning's own shape.
+template <class Tuning>
+struct wide_tile_tuning {
+  static constexpr auto knobs = [] {
+    auto k = Tuning::knobs;
+    k.tile_threads = k.wide_tile_threads;
+    k.tile_blocks_per_multiprocessor = k.wide_tile_blocks_per_multiprocessor;
+    k.exchange_bytes = k.wide_tile_exchange_bytes;
+    return k;
+  }();
+};
+
+template <class Tuning>
+constexpr bool has_wide_tiles = Tuning::knobs.wide_tile_threads > 0;
+
+template <class Tuning, class Key>
+constexpr bool wide_tile_holds_more() {
+  if constexpr (!has_wide_tiles<Tuning> ||
+                Tuning::knobs.wide_tile_exchange_bytes /
+                        (bitonic_bytes_per_item<Key> * Tuning::knobs.wide_tile_threads) < 1)
+    return false;
+  else
+    return merge_shape<wide_tile_tuning<Tuning>, Key>::tile_items >
+           merge_shape<Tuning, Key>::tile_items;
+}
+
+template <class Tuning, class Key>
+using wide_tile_shape = std::conditional_t<wide_tile_holds_more<Tuning, Key>(),
+                                           merge_shape<wide_tile_tuning<Tuning>, Key>,
+                                           merge_shape<Tuning, Key>>;
+
 // Grid: one block per tile. Reads in_*, writes out_*; they may be the same buffers. The block
 // of tile 0 clears find_splits' flag (null when there are no merge passes), saving a launch.
 template <class Shape, class Key, class Value, class Compare>
@@ -109,7 +143,7 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
   constexpr bool has_values = has_values_v<Value>;
   constexpr int items = Shape::tile_items_per_thread;
   using sorter_t = tile_sorter<Shape::tile_threads, items, Key, has_values, Compare>;
-  __shared__ typename sorter_t::storage_t shared;
+  auto& shared = block_shared<typename sorter_t::storage_t>();
   if (splits_disagreed != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
 
   const tile_bounds tile = tile_of(blockIdx.x, Shape::tile_items, n);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <gpusort/detail/policies/key_traits.cuh>
+#include "../common/block_shared.cuh"
 #include "../common/launch_bounds.cuh"
 #include "../common/ordered_bits.cuh"
 #include "../common/striped_tile.cuh"
@@ -436,26 +437,6 @@ struct onesweep_tile {
     });
   }
 };
-
-// Static shared memory holds at most 48 KB per block; a larger tile takes dynamic shared
-// memory (launch with dynamic_shared_bytes<Storage>). Static where it fits: it addresses with
-// immediate offsets (dynamic cost the u32 pass 2 %).
-inline constexpr std::size_t static_shared_limit = 48 * 1024;
-
-template <class Storage>
-inline constexpr int dynamic_shared_bytes =
-    sizeof(Storage) <= static_shared_limit ? 0 : int(sizeof(Storage));
-
-template <class Storage>
-__device__ __forceinline__ Storage& block_shared() {
-  if constexpr (dynamic_shared_bytes<Storage> == 0) {
-    __shared__ Storage storage;
-    return storage;
-  } else {
-    extern __shared__ __align__(16) unsigned char dynamic_storage[];
-    return *reinterpret_cast<Storage*>(dynamic_storage);
-  }
-}
 
 // One pass over one portion, one tile per block. Tiles are numbered in the order blocks start
 // (a counter, not blockIdx), which the look-back's progress guarantee needs.

@@ -148,6 +148,16 @@ struct merge_tuning_sm90 final {
     // 0.85 -> 1.00 / 1.00, u32 + u32 0.92 / 0.86 -> 1.13 / 1.09 (bench/results/NOTES.md).
     k.one_block_threads = 512;
     k.one_block_items_per_thread = 5;
+    // Inputs of at least 4 wide tiles are sorted in tiles of 512 threads (u32: 512 x 17 keys,
+    // 61 KB with their positions, in dynamic shared memory): twice the keys per tile, one
+    // merge pass fewer. H100, ratio to CUB's merge sort (int counts) with 256- / 512-thread
+    // tiles for every n: u32 2^16 0.85 / 0.95, 2^20 0.91 / 1.00, 2^26 0.95 / 0.95; f64 2^22
+    // 1.11 / 1.16; s16 2^18 0.88 / 0.98; u32 + u32 2^24 1.00 / 1.05, but 4096 0.88 / 0.71 and
+    // 2^18 0.87 / 0.85; u32 4096 0.85 / 0.78 (bench/results/NOTES.md).
+    k.wide_tile_threads = 512;
+    k.wide_tile_blocks_per_multiprocessor = 2;
+    k.wide_tile_exchange_bytes = 62 * 1024;
+    k.wide_tile_from_tiles = 4;
     // Merge pass: each block writes 128 x 17 merged keys. An odd count spreads the threads'
     // strided reads of the merge over all shared-memory banks. Whole sort, 2^26 u32, H200:
     // 256 x 16: 4.46 ms, 256 x 21: 4.70, 256 x 17: 4.18, 256 x 15: 4.17, 256 x 13: 4.06,

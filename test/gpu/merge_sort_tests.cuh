@@ -32,15 +32,20 @@ namespace gpusort::test {
 
 // Tiny sizes; powers of two and one off them; one below, at and above the largest sort one
 // block does whole, one tile and two tiles of Key's shapes (merge_tuning_sm90, which every
-// GPU runs); primes, so no tile or merge level comes out even.
+// GPU runs) and the smallest input sorted in wide tiles; primes, so no tile or merge level
+// comes out even.
 template <class Key>
 std::vector<std::size_t> merge_sizes() {
-  using shape = backends::merge::merge_shape<merge_tuning_sm90, Key>;
-  using one_block = backends::merge::one_block_shape<merge_tuning_sm90, Key>;
+  using tuning = merge_tuning_sm90;
+  using shape = backends::merge::merge_shape<tuning, Key>;
+  using one_block = backends::merge::one_block_shape<tuning, Key>;
+  using wide = backends::merge::wide_tile_shape<tuning, Key>;
   std::vector<std::size_t> sizes{0, 1, 2, 3, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
                                  4097, 8191, 8192, 8193, 1009, 65521, 999983};
-  for (std::size_t boundary : {std::size_t(one_block::tile_items), std::size_t(shape::tile_items),
-                               2 * std::size_t(shape::tile_items)})
+  for (std::size_t boundary :
+       {std::size_t(one_block::tile_items), std::size_t(shape::tile_items),
+        2 * std::size_t(shape::tile_items),
+        std::size_t(wide::tile_items) * std::size_t(tuning::knobs.wide_tile_from_tiles)})
     for (std::size_t n : {boundary - 1, boundary, boundary + 1}) sizes.push_back(n);
   return capped(sizes);
 }

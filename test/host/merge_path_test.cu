@@ -1,5 +1,7 @@
 // The merge backend's index arithmetic, checked on the host: run pairs, merge path splits,
 // pass counts, shared-memory padding and kernel shapes.
+#include <gpusort/detail/backends/common/block_shared.cuh>
+#include <gpusort/detail/backends/common/kernel_setup.cuh>
 #include <gpusort/detail/backends/merge/kernels.cuh>
 #include <gpusort/detail/backends/merge/merge_path.cuh>
 #include <gpusort/functional.cuh>
@@ -170,14 +172,16 @@ TEST(MergeTile, PaddedPositionsAreFreeOfBankConflicts) {
     }
 }
 
+// A tile fits `limit` bytes of shared memory: static shared memory, or for wide tiles what
+// every GPU lets a block opt in to.
 template <class Shape, class Key>
-void expect_tile_fits() {
+void expect_tile_fits(std::size_t limit = gpusort::backends::static_shared_limit) {
   const int tile_threads = Shape::tile_threads;
   EXPECT_EQ(tile_threads & (tile_threads - 1), 0) << "the tile's merge levels pair up threads";
   EXPECT_GE(Shape::tile_items_per_thread, 1);
   EXPECT_LE(sizeof(merge::tile_sort_storage<Shape::tile_threads, Shape::tile_items_per_thread, Key,
                                             true>),
-            48u * 1024);
+            limit);
 }
 
 template <class Key>
@@ -189,6 +193,10 @@ void expect_consistent_shape() {
             gpusort::merge_tuning_sm90::knobs.one_block_items_per_thread);
   expect_tile_fits<shape, Key>();
   EXPECT_LE(shape::tile_items_per_thread, gpusort::merge_tuning_sm90::knobs.tile_items_per_thread);
+  using wide = merge::wide_tile_shape<gpusort::merge_tuning_sm90, Key>;
+  expect_tile_fits<wide, Key>(std::size_t(gpusort::backends::every_gpu_shared_bytes));
+  EXPECT_GE(wide::tile_items, shape::tile_items) << "wide tiles hold no fewer keys";
+  if (wide::tile_threads != shape::tile_threads) EXPECT_GT(wide::tile_items, shape::tile_items);
   EXPECT_GE(shape::chunk_items, shape::merge_threads);
   EXPECT_LE(sizeof(merge::merge_storage<shape::merge_threads, shape::chunk_items, Key, true>), 48u * 1024);
 }
@@ -223,6 +231,14 @@ struct one_warp_split_search {
   }();
 };
 
+struct one_warp_split_search_without_wide_tiles {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = one_warp_split_search::knobs;
+    k.wide_tile_threads = 0;
+    return k;
+  }();
+};
+
 TEST(MergeTile, SplitSearchBlocksComeFromTheTuning) {
   using sm90 = merge::merge_shape<gpusort::merge_tuning_sm90, std::uint32_t>;
   EXPECT_EQ(sm90::split_search_threads, gpusort::merge_tuning_sm90::knobs.split_search_threads);
@@ -252,6 +268,28 @@ TEST(MergeTile, EightByteKeysTakeTheirOwnItemsPerThread) {
   EXPECT_EQ(u32::merge_items_per_thread, three_for_8_byte_keys::knobs.merge_items_per_thread);
   using one_block = merge::one_block_shape<three_for_8_byte_keys, double>;
   EXPECT_EQ(one_block::tile_items_per_thread, three_for_8_byte_keys::knobs.one_block_items_per_thread);
+}
+
+// Large inputs are sorted in wide tiles: sm_90's hold twice the keys of its ordinary tiles
+// (more threads, as many keys per thread), in dynamic shared memory where static does not
+// hold them.
+TEST(MergeTile, WideTilesHoldTwiceTheKeys) {
+  using tuning = gpusort::merge_tuning_sm90;
+  static_assert(merge::has_wide_tiles<tuning>);
+  using u32 = merge::merge_shape<tuning, std::uint32_t>;
+  using wide_u32 = merge::wide_tile_shape<tuning, std::uint32_t>;
+  EXPECT_EQ(wide_u32::tile_threads, tuning::knobs.wide_tile_threads);
+  EXPECT_EQ(wide_u32::tile_items_per_thread, u32::tile_items_per_thread);
+  EXPECT_EQ(wide_u32::tile_items, 2 * u32::tile_items);
+  using wide_f64 = merge::wide_tile_shape<tuning, double>;
+  EXPECT_EQ(wide_f64::tile_items_per_thread, tuning::knobs.items_per_thread_8_byte_keys);
+  // Pairs' tiles (keys and their positions) of u32 keys need dynamic shared memory.
+  EXPECT_GT((gpusort::backends::dynamic_shared_bytes<
+                merge::tile_sort_storage<wide_u32::tile_threads, wide_u32::tile_items_per_thread,
+                                         std::uint32_t, true>>),
+            0);
+  // Tunings without wide-tile knobs have none (every tile the ordinary one).
+  EXPECT_FALSE(merge::has_wide_tiles<one_warp_split_search_without_wide_tiles>);
 }
 
 TEST(MergeTile, ShapesFitSharedMemory) {

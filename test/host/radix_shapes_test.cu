@@ -15,6 +15,8 @@
 
 namespace radix = gpusort::backends::radix;
 using gpusort::no_values;
+using gpusort::backends::dynamic_shared_bytes;
+using gpusort::backends::static_shared_limit;
 
 namespace {
 
@@ -35,7 +37,7 @@ void expect_tile_fits() {
   EXPECT_LE(sizeof(storage), std::size_t(gpusort::backends::every_gpu_shared_bytes));
   EXPECT_LE(sizeof(storage) * shape::onesweep_blocks, sm90_shared_per_multiprocessor);
   // Dynamic shared memory exactly when the static limit would be exceeded.
-  EXPECT_EQ(radix::dynamic_shared_bytes<storage> > 0, sizeof(storage) > radix::static_shared_limit);
+  EXPECT_EQ(dynamic_shared_bytes<storage> > 0, sizeof(storage) > static_shared_limit);
   // Every tile's keys (and values) fit the exchange the tuning allows.
   EXPECT_LE(std::size_t(shape::tile_items) * (shape::widest_element + shape::kept_digit_bytes),
             std::size_t(shape::exchange_bytes));
@@ -65,8 +67,8 @@ TEST(RadixShapes, PairTilesFitTheSharedMemoryOfAnSm90) {
 TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
   using narrow = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint32_t, no_values>;
   using wide = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint64_t, std::uint32_t>;
-  EXPECT_EQ(radix::dynamic_shared_bytes<narrow::storage_t>, 0);
-  EXPECT_GT(radix::dynamic_shared_bytes<wide::storage_t>, 0);
+  EXPECT_EQ(dynamic_shared_bytes<narrow::storage_t>, 0);
+  EXPECT_GT(dynamic_shared_bytes<wide::storage_t>, 0);
 }
 
 TEST(RadixShapes, ParsSmallTilesFitTheSharedMemoryOfAnSm90) {
