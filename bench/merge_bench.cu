@@ -7,6 +7,7 @@
 //   sort/<backend>/u32/uniform/<n>                     gpusort::less<>
 //   sort/<backend>/f64/uniform/<n>                     gpusort::less<>
 //   sort/<backend>/s16/uniform/<n>                     major_minor_less
+//   stable_sort/<backend>/s16/uniform/<n>              major_minor_less
 //   stable_sort_by_key/<backend>/u32+u32/uniform/<n>   gpusort::less<>
 // (u32 index values 0..n-1 in the pairs), each with <backend> one of
 //   merge         gpusort::sort / gpusort::stable_sort_by_key(gpusort::merge.on(s), ...,
@@ -19,10 +20,15 @@
 //                 and greater), temporary storage allocated per call. Not "thrust":
 //                 par_bench.cu's sort/thrust/u32/... and sort/thrust/f64/... rows are
 //                 Thrust's radix sort of the same keys.
+// and with a __device__ lambda, [] __device__ (u32 a, u32 b) { return a < b; }, as users
+// write one inline:
+//   sort/<backend>/u32/uniform/<n>   <backend>: merge_lambda, cub_merge_lambda,
+//                                    thrust_merge_lambda (each as above, with the lambda)
 // (The merge-vs-cub runs in bench/results/, from before merge_pool, name the pre-allocated
 // call merge.)
-// s16 is harness/struct_key.cuh: { u64 major; u32 minor; u32 tag; } ordered by (major, minor)
-// with 4096 distinct majors and random minors; tag is payload.
+// s16 is harness/struct_key.cuh: { u32 major; float minor; u64 id; } ordered by (major, minor)
+// with 4096 distinct majors and random minors; id is payload. (Results before 2026-11-25
+// used { u64 major; u32 minor; u32 tag; }.)
 //
 // Merge rows only (par's sweep/merge/... rows, a par strategy, also contain "merge"):
 //   --benchmark_filter='^(sort|stable_sort_by_key)/(merge|merge_pool|cub_merge|thrust_merge)/'
@@ -58,6 +64,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 namespace gpusort_bench {
@@ -75,13 +82,26 @@ inline constexpr sort_row merge_rows[] = {
     {"thrust_merge", side::thrust, storage_source::gpusort_default},
 };
 
-template <class Key, class Value, class Compare, bool Stable>
-void register_merge_type(bench_context& context, int max_log2) {
-  using merge_case = sort_case<Key, Value, cub_merge_sorter<Key, Value, Compare, Stable>>;
+// The rows with a __device__ lambda: the plain call, CUB and Thrust with the same lambda
+// (bench_table.py compares merge_lambda with cub_merge_lambda).
+inline constexpr sort_row lambda_rows[] = {
+    {"merge_lambda", side::gpusort, storage_source::gpusort_default},
+    {"cub_merge_lambda", side::cub, storage_source::bench_pool},
+    {"thrust_merge_lambda", side::thrust, storage_source::gpusort_default},
+};
+
+// Every size of one type's rows. HostOrder: Compare's order for the host's checks (see
+// cub_merge_sorter).
+template <class Key, class Value, class Compare, bool Stable, class HostOrder = Compare,
+          std::size_t Rows = std::size(merge_rows)>
+void register_merge_type(bench_context& context, int max_log2,
+                         const sort_row (&rows)[Rows] = merge_rows) {
+  using merge_case =
+      sort_case<Key, Value, cub_merge_sorter<Key, Value, Compare, Stable, HostOrder>>;
   using cached = verified_case<merge_case, gpusort::merge>;
   for (int log2 = merge_min_log2; log2 <= std::min(max_log2, merge_max_log2); ++log2) {
     const std::size_t n = std::size_t(1) << log2;
-    for (const sort_row& r : merge_rows) {
+    for (const sort_row& r : rows) {
       const std::string name =
           benchmark_name(merge_case::op_name(), r.backend, case_type_name<Key, Value>(), n);
       register_sort_benchmark<cached>(context, name, r.which, n, key_distribution::uniform,
@@ -96,7 +116,14 @@ void register_merge_benchmarks(bench_context& context, int max_log2) {
   register_merge_type<std::uint32_t, keys_only, gpusort::less<>, false>(context, max_log2);
   register_merge_type<double, keys_only, gpusort::less<>, false>(context, max_log2);
   register_merge_type<s16_key, keys_only, major_minor_less, false>(context, max_log2);
+  register_merge_type<s16_key, keys_only, major_minor_less, true>(context, max_log2);
   register_merge_type<std::uint32_t, std::uint32_t, gpusort::less<>, true>(context, max_log2);
+  // Defined here: an extended lambda may not be defined at namespace scope or in a function
+  // with a deduced return type. The host checks order the keys with gpusort::less<>.
+  const auto lambda_less = [] __device__(std::uint32_t a, std::uint32_t b) { return a < b; };
+  register_device_comparator(lambda_less);
+  register_merge_type<std::uint32_t, keys_only, decltype(lambda_less), false, gpusort::less<>>(
+      context, max_log2, lambda_rows);
 }
 
 }  // namespace gpusort_bench

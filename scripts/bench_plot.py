@@ -6,8 +6,9 @@ Usage:
 
 One small panel per gpusort backend, op, key type and distribution it ran, with the gpusort
 line, its companions' (bench_table.py's COMPANIONS: merge_pool and thrust_merge beside merge;
-par_pool, par_mallocasync and thrust beside par) and their CUB reference from the same run
-(paired as scripts/bench_table.py pairs them), n on a log2 axis. Needs matplotlib: Debian's
+thrust_merge_lambda beside merge_lambda; par_pool, par_mallocasync and thrust beside par) and
+their CUB reference from the same run (paired as scripts/bench_table.py pairs them), n on a
+log2 axis. Needs matplotlib: Debian's
 python3-matplotlib, which the script installs with apt-get when it runs as root and the
 module is missing (no PyPI).
 """

@@ -12,9 +12,9 @@ cub_radix), else with cub_<backend> (radix with cub_radix, merge with cub_merge)
 that did not run, with the only CUB backend of the same op, type and distribution. A gpusort
 call's companions (COMPANIONS: the same call with its temporary memory from elsewhere, and
 Thrust's sort of the same cases: par_pool, par_mallocasync and thrust beside par;
-merge_pool and thrust_merge beside merge) share its reference and its tables, a row each
-after its own. For each gpusort backend (with its companions) and its reference (one group
-after the other, in the order they ran) writes:
+merge_pool and thrust_merge beside merge, thrust_merge_lambda beside merge_lambda) share
+its reference and its tables, a row each after its own. For each gpusort backend (with its
+companions) and its reference (one group after the other, in the order they ran) writes:
   1. throughput: one row per op, type, distribution and backend, "backend / CUB G keys/s
      (backend ÷ CUB)" against the CUB backend of the same op, type, distribution and size;
   2. each backend's achieved GB/s under the bench's model: n * (key + value bytes) * 2 /
@@ -42,7 +42,8 @@ REFERENCES = {"bucket_bitonic": "cub_radix", "par": "cub_radix"}
 # counterpart: the same call with its temporary memory from elsewhere, and Thrust's sort of
 # the same cases (bench/par_bench.cu, bench/merge_bench.cu).
 COMPANIONS = {"par": ("par_pool", "par_mallocasync", "thrust"),
-              "merge": ("merge_pool", "thrust_merge")}
+              "merge": ("merge_pool", "thrust_merge"),
+              "merge_lambda": ("thrust_merge_lambda",)}
 REFERENCE_TITLES = {"cub_radix": "radix sort", "cub_merge": "merge sort"}
 TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
 # The gpusort backend whose pair gets the LSD radix traffic table, and the smallest size shown.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cuda_check.cuh"
+#include "device_comparator.cuh"
 #include "device_buffer.cuh"
 #include "keys_only.cuh"
 
@@ -21,19 +22,23 @@ namespace gpusort_bench {
 // Sorts n keys (and values, unless Value is keys_only) in place in the order of Compare:
 // SortKeys / SortPairs, or with Stable StableSortKeys / StableSortPairs. In place because
 // gpusort sorts in place too: both then read and write the same work buffers, and CUB's temp
-// storage holds its ping-pong copy, as gpusort's pool holds its own.
-template <class Key, class Value, class Compare, bool Stable>
+// storage holds its ping-pong copy, as gpusort's pool holds its own. HostOrder is the same
+// order for the host's checks: Compare itself, unless that runs on the device only (a
+// __device__ lambda).
+template <class Key, class Value, class Compare, bool Stable, class HostOrder = Compare>
 class cub_merge_sorter {
  public:
   static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
   // What sort_case needs to know of a reference (see cub_radix_sorter). A comparison sort:
   // beside it, Thrust gets the same comparator (and runs its merge sort).
   using compare_type = Compare;
+  using host_order_type = HostOrder;
   static constexpr bool op_is_stable = Stable;
   static constexpr bool in_place = true;
   static constexpr bool comparison_sort = true;
 
-  cub_merge_sorter(std::size_t n, cudaStream_t stream, Compare comp = {})
+  cub_merge_sorter(std::size_t n, cudaStream_t stream,
+                   Compare comp = device_comparator<Compare>())
       : n_(checked_count(n)), stream_(stream), comp_(comp) {
     std::size_t bytes = 0;
     check_cuda(enqueue(nullptr, bytes, nullptr, nullptr), "cub::DeviceMergeSort: sizing temp storage");

@@ -34,6 +34,7 @@ class cub_radix_sorter {
   // comparison sort (no: beside it, thrust::sort is called without a comparator and sorts by
   // radix too).
   using compare_type = gpusort::less<>;
+  using host_order_type = compare_type;
   static constexpr bool op_is_stable = false;
   static constexpr bool in_place = false;
   static constexpr bool comparison_sort = false;

@@ -104,9 +104,10 @@ __device__ inline double uniform_key(std::uint64_t bits, double*) {
   return -1.0e6 + 2.0e6 * unit;
 }
 // major: 4096 distinct values (the top 12 bits), so about n / 4096 keys share each and minor
-// (the low 32 bits) decides among them; tag: 32 more bits, payload only.
+// (24 more random bits, in [0, 1)) decides among them; id: 64 more bits, payload only.
 __device__ inline s16_key uniform_key(std::uint64_t bits, s16_key*) {
-  return {bits >> 52, static_cast<std::uint32_t>(bits), static_cast<std::uint32_t>(mix64(bits) >> 32)};
+  const float minor = static_cast<float>((bits >> 16) & 0xffffff) * 0x1p-24f;
+  return {static_cast<std::uint32_t>(bits >> 52), minor, mix64(bits)};
 }
 
 template <class Key>

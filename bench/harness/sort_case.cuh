@@ -18,6 +18,7 @@
 #include "cub_radix.cuh"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
+#include "device_comparator.cuh"
 #include "keys_only.cuh"
 #include "pool_allocator.cuh"
 #include "random_keys.cuh"
@@ -73,7 +74,8 @@ enum class value_check {
 template <class Key, class Value = keys_only, class Reference = cub_radix_sorter<Key, Value>>
 class sort_case {
  public:
-  using compare_type = typename Reference::compare_type;
+  using compare_type = typename Reference::compare_type;    // what the sorts compare with
+  using host_order = typename Reference::host_order_type;  // the same order, for the checks
   static constexpr bool stable = Reference::op_is_stable;
   static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
   static constexpr bool reference_in_place = Reference::in_place;
@@ -117,7 +119,7 @@ class sort_case {
   template <class Policy>
   void sort_with_gpusort(const Policy& policy) {
     Key* keys = work_keys_.data();
-    const compare_type comp{};
+    const compare_type comp = device_comparator<compare_type>();
     if constexpr (has_values && stable)
       gpusort::stable_sort_by_key(policy, keys, keys + n_, work_values_.data(), comp);
     else if constexpr (has_values)
@@ -146,7 +148,7 @@ class sort_case {
     const auto policy = thrust::cuda::par.on(stream_);
     Key* keys = work_keys_.data();
     if constexpr (Reference::comparison_sort) {
-      const compare_type comp{};
+      const compare_type comp = device_comparator<compare_type>();
       if constexpr (has_values && stable)
         thrust::stable_sort_by_key(policy, keys, keys + n_, work_values_.data(), comp);
       else if constexpr (has_values)
@@ -189,7 +191,7 @@ class sort_case {
             : first_unordered_value_difference(gpusort_keys, gpusort_values, cub_keys, cub_values);
     if (value_difference != n_)
       return "values differ from CUB's at index " + std::to_string(value_difference);
-    if (!std::is_sorted(gpusort_keys.begin(), gpusort_keys.end(), compare_type{}))
+    if (!std::is_sorted(gpusort_keys.begin(), gpusort_keys.end(), host_order{}))
       return "keys are not in ascending order";
     return {};
   }
@@ -221,7 +223,7 @@ class sort_case {
   std::size_t first_key_difference(const std::vector<Key>& mine, const std::vector<Key>& cub) const {
     const std::size_t first = first_difference(mine, cub);
     if (stable || first == n_ || mine.size() != cub.size()) return first;
-    const compare_type comp{};
+    const host_order comp{};
     const auto equivalent = [&](const Key& a, const Key& b) { return !comp(a, b) && !comp(b, a); };
     const auto bytes_less = [](const Key& a, const Key& b) { return std::memcmp(&a, &b, sizeof(Key)) < 0; };
 
@@ -263,7 +265,7 @@ class sort_case {
         const auto from = static_cast<std::size_t>(mine_values[i]);
         if (from >= n_ || std::memcmp(&source_keys[from], &mine_keys[i], sizeof(Key)) != 0) return i;
       }
-      const compare_type comp{};
+      const host_order comp{};
       std::vector<Value> mine_run, cub_run;
       for (std::size_t run_begin = 0; run_begin < n_;) {
         std::size_t run_end = run_begin + 1;

@@ -7,14 +7,14 @@
 
 namespace gpusort_bench {
 
-// Ordered by (major, minor) through major_minor_less; tag rides along and is not compared.
+// Ordered by (major, minor) through major_minor_less; id rides along and is not compared.
 // The generated data (random_keys.cuh) gives major a few thousand distinct values and minor
-// 32 random bits, so both fields decide comparisons, and keys that compare equal usually differ
-// in tag: an unstable sort may put those in either order.
+// 24 random bits, so both fields decide comparisons, and keys that compare equal usually
+// differ in id: an unstable sort may put those in either order.
 struct s16_key {
-  std::uint64_t major;
-  std::uint32_t minor;
-  std::uint32_t tag;
+  std::uint32_t major;
+  float minor;
+  std::uint64_t id;
 };
 static_assert(sizeof(s16_key) == 16 && std::is_trivially_copyable_v<s16_key>,
               "s16_key is 16 bytes without padding: outputs are compared byte for byte");
