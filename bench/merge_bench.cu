@@ -120,7 +120,7 @@ void register_merge_benchmarks(bench_context& context, int max_log2) {
   register_merge_type<std::uint32_t, std::uint32_t, gpusort::less<>, true>(context, max_log2);
   // Defined here: an extended lambda may not be defined at namespace scope or in a function
   // with a deduced return type. The host checks order the keys with gpusort::less<>.
-  const auto lambda_less = [] __device__(std::uint32_t a, std::uint32_t b) { return a < b; };
+  auto lambda_less = [] __device__(std::uint32_t a, std::uint32_t b) { return a < b; };
   register_device_comparator(lambda_less);
   register_merge_type<std::uint32_t, keys_only, decltype(lambda_less), false, gpusort::less<>>(
       context, max_log2, lambda_rows);

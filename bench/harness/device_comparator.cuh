@@ -19,7 +19,8 @@ void register_device_comparator(const Compare& comp) {
 
 template <class Compare>
 Compare device_comparator() {
-  if (registered_device_comparator<Compare>) return *registered_device_comparator<Compare>;
+  const auto& registered = registered_device_comparator<std::remove_cv_t<Compare>>;
+  if (registered) return *registered;
   if constexpr (std::is_default_constructible_v<Compare>)
     return Compare{};
   else
