@@ -90,8 +90,9 @@ struct merge_knobs {
   int one_block_threads = 0;       // a sort that one block does whole (n at most its tile):
   int one_block_items_per_thread = 0;  // its block and keys per thread
   int wide_tile_threads = 0;       // inputs of at least wide_tile_from_tiles such tiles: the
-  int wide_tile_blocks_per_multiprocessor = 0;  // tile sort's block, its register budget and
-  int wide_tile_exchange_bytes = 0;             // shared memory (0 threads: no wide tiles)
+  int wide_tile_blocks_per_multiprocessor = 0;  // tile sort's block, its register budget
+  int wide_tile_blocks_per_multiprocessor_with_values = 0;  // (keys only, pairs) and shared
+  int wide_tile_exchange_bytes = 0;             // memory (0 threads: no wide tiles)
   int wide_tile_from_tiles = 0;
   int merge_threads = 0;           // a merge pass's block
   int merge_items_per_thread = 0;  // and merged keys per thread

@@ -155,7 +155,10 @@ struct merge_tuning_sm90 final {
     // 1.11 / 1.16; s16 2^18 0.88 / 0.98; u32 + u32 2^24 1.00 / 1.05, but 4096 0.88 / 0.71 and
     // 2^18 0.87 / 0.85; u32 4096 0.85 / 0.78 (bench/results/NOTES.md).
     k.wide_tile_threads = 512;
-    k.wide_tile_blocks_per_multiprocessor = 2;
+    // Keys only: three blocks per SM (u32 2^24 / 2^26 1.00 / 0.97 -> 1.03 / 0.99, f64 +1 %);
+    // pairs two (at three, u32 + u32 spilled 392 bytes and lost 4 %).
+    k.wide_tile_blocks_per_multiprocessor = 3;
+    k.wide_tile_blocks_per_multiprocessor_with_values = 2;
     k.wide_tile_exchange_bytes = 62 * 1024;
     k.wide_tile_from_tiles = 4;
     // Merge pass: each block writes 128 x 17 merged keys. An odd count spreads the threads'

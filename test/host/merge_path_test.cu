@@ -288,6 +288,13 @@ TEST(MergeTile, WideTilesHoldTwiceTheKeys) {
                 merge::tile_sort_storage<wide_u32::tile_threads, wide_u32::tile_items_per_thread,
                                          std::uint32_t, true>>),
             0);
+  // Pairs' wide tiles differ only in their register budget.
+  using wide_pairs = merge::wide_tile_shape<tuning, std::uint32_t, true>;
+  EXPECT_EQ(wide_pairs::tile_items, wide_u32::tile_items);
+  EXPECT_EQ(wide_pairs::tile_blocks_per_multiprocessor,
+            gpusort::backends::min_blocks_per_multiprocessor(
+                tuning::knobs.wide_tile_blocks_per_multiprocessor_with_values,
+                tuning::knobs.wide_tile_threads));
   // Tunings without wide-tile knobs have none (every tile the ordinary one).
   EXPECT_FALSE(merge::has_wide_tiles<one_warp_split_search_without_wide_tiles>);
 }
