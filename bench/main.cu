@@ -28,7 +28,8 @@
 // Benchmark appends /manual_time). --benchmark_filter takes a regex over the names:
 // 'radix/.*/uniform' runs the radix rows only ('radix' alone also catches the bucket_bitonic
 // rows' CUB partners on skewed keys, named cub_radix too),
-// '^(sort|stable_sort_by_key)/(merge|merge_pool|cub_merge|thrust_merge)/' the merge rows only,
+// '^(sort|stable_sort|stable_sort_by_key)/(merge|merge_pool|cub_merge|thrust_merge)(_lambda)?/'
+// the merge rows only,
 // 'bucket_bitonic|cub_radix/(u32|f32)/' the bucket_bitonic rows with their CUB partners
 // (each file's header lists its names).
 // --gpusort_max_log2=N drops sizes above 2^N (default 28; 2^28 u32+u32 needs about 10 GiB,

@@ -31,15 +31,16 @@
 // used { u64 major; u32 minor; u32 tag; }.)
 //
 // Merge rows only (par's sweep/merge/... rows, a par strategy, also contain "merge"):
-//   --benchmark_filter='^(sort|stable_sort_by_key)/(merge|merge_pool|cub_merge|thrust_merge)/'
+//   --benchmark_filter='^(sort|stable_sort|stable_sort_by_key)/(merge|merge_pool|cub_merge|thrust_merge)(_lambda)?/'
 // One type: --benchmark_filter='^sort/(merge|merge_pool|cub_merge|thrust_merge)/s16/'; the
-// plain call and CUB only: --benchmark_filter='^(sort|stable_sort_by_key)/(merge|cub_merge)/'.
-// Run time of the merge rows (304 benchmarks, Google Benchmark's default 0.5 s minimum
-// each): about 6-10 minutes on an H100/H200, most of it the timed loops (about 1-2 s of wall
+// plain call and CUB only:
+//   --benchmark_filter='^(sort|stable_sort|stable_sort_by_key)/(merge|cub_merge)(_lambda)?/'.
+// Run time of the merge rows (437 benchmarks, Google Benchmark's default 0.5 s minimum
+// each): about 8-14 minutes on an H100/H200, most of it the timed loops (about 1-2 s of wall
 // time per benchmark, the most at small sizes, where the copy of the input and the event
 // synchronisation around each sort take as long as the sort), the rest building and
 // verifying the cases (about 10 s for 2^28 s16, with 8 GiB of host copies): an estimate.
-// Measured: with --benchmark_min_time=0.1s these rows and copy/ took 196 s on an H100
+// Measured: with --benchmark_min_time=0.1s these rows and copy/ took 218 s on an H200
 // (2026-11-24), building gpusort_bench included.
 // Memory: at most about 24 GiB (2^28 s16, 4 GiB each: input, work buffer, CUB's temp
 // storage, the bench pool, what gpusort's own pool keeps after the plain call, and Thrust's
