@@ -1,0 +1,123 @@
+// The launch shapes of the comparison sort for one key type, from a tuning's knobs
+// (policies/tuning/knobs.cuh): the tile sort's ordinary tile, the one-block sort of small
+// inputs, the wide tile of large ones, and the merge passes' blocks.
+#pragma once
+
+#include "../common/bitonic_tile.cuh"  // bitonic_bytes_per_item
+#include "../common/launch_bounds.cuh"
+
+#include <type_traits>
+
+namespace gpusort::backends::merge {
+
+// Items per thread: `wanted`, or where that does not fit, the largest odd count that does
+// (odd counts spread a thread's consecutive shared-memory positions over all banks).
+__host__ __device__ constexpr int items_that_fit(int wanted, int fitting) {
+  return wanted <= fitting ? wanted : fitting % 2 == 1 || fitting == 0 ? fitting : fitting - 1;
+}
+
+// The shapes of both kernels for one key type: what Tuning asks for, shrunk to fit
+// Tuning::knobs.exchange_bytes of shared memory (per key: the key, its 2-byte position and
+// the padding, as a bitonic tile holds them).
+template <class Tuning, class Key>
+struct merge_shape {
+  static constexpr int tile_threads = Tuning::knobs.tile_threads;
+  static constexpr int tile_blocks_per_multiprocessor = min_blocks_per_multiprocessor(
+      Tuning::knobs.tile_blocks_per_multiprocessor, tile_threads);
+  static constexpr int merge_threads = Tuning::knobs.merge_threads;
+  static_assert(tile_threads % 32 == 0 && (tile_threads & (tile_threads - 1)) == 0,
+                "tile_threads: a power of two, at least one warp");
+  static_assert(merge_threads % 32 == 0 && (merge_threads & (merge_threads - 1)) == 0,
+                "merge_threads: a power of two, at least one warp");
+  static constexpr int fitting_tile_items =
+      Tuning::knobs.exchange_bytes / (bitonic_bytes_per_item<Key> * tile_threads);
+  static constexpr int fitting_merge_items =
+      Tuning::knobs.exchange_bytes / (bitonic_bytes_per_item<Key> * merge_threads);
+  static_assert(fitting_tile_items >= 1 && fitting_merge_items >= 1,
+                "gpusort::merge: the key type is too large for a tile in shared memory; sort "
+                "indices (or a smaller key) with a comparator that looks the keys up");
+  // Any counts: tiles and chunks need not be powers of two (merge_block_of cuts each pair).
+  static constexpr bool eight_byte_key =
+      sizeof(Key) == 8 && Tuning::knobs.items_per_thread_8_byte_keys > 0;
+  static constexpr int tile_items_per_thread = items_that_fit(
+      eight_byte_key ? Tuning::knobs.items_per_thread_8_byte_keys
+                     : Tuning::knobs.tile_items_per_thread,
+      fitting_tile_items);
+  static constexpr int tile_items = tile_threads * tile_items_per_thread;
+  static constexpr int merge_items_per_thread = items_that_fit(
+      eight_byte_key ? Tuning::knobs.items_per_thread_8_byte_keys
+                     : Tuning::knobs.merge_items_per_thread,
+      fitting_merge_items);
+  static constexpr int chunk_items = merge_threads * merge_items_per_thread;
+  static_assert(tile_items <= 65536 && chunk_items <= 65536,
+                "positions are 16-bit in shared memory");
+  // find_splits: one search per thread; each launch block also searches the first merge block
+  // of the next, so it covers one merge block fewer than it has threads.
+  static constexpr int split_search_threads = Tuning::knobs.split_search_threads;
+  static_assert(split_search_threads >= 2, "split_search_threads: at least 2");
+  static constexpr int split_searches_per_block = split_search_threads - 1;
+};
+
+// The shape of a sort that one block does whole: Tuning's one_block knobs as its tile where
+// a key fits them, else (no one_block knobs, or keys too wide for that many threads) the
+// ordinary tile.
+template <class Tuning>
+struct one_block_tuning {
+  static constexpr auto knobs = [] {
+    auto k = Tuning::knobs;
+    k.tile_threads = k.one_block_threads;
+    k.tile_items_per_thread = k.one_block_items_per_thread;
+    k.tile_blocks_per_multiprocessor = 1;
+    k.items_per_thread_8_byte_keys = 0;  // one_block_items_per_thread for every key
+    return k;
+  }();
+};
+
+template <class Tuning, class Key>
+constexpr bool one_block_fits =
+    Tuning::knobs.one_block_threads > 0 && Tuning::knobs.one_block_items_per_thread > 0 &&
+    Tuning::knobs.exchange_bytes /
+            (bitonic_bytes_per_item<Key> * Tuning::knobs.one_block_threads) >= 1;
+
+template <class Tuning, class Key>
+using one_block_shape = std::conditional_t<one_block_fits<Tuning, Key>,
+                                           merge_shape<one_block_tuning<Tuning>, Key>,
+                                           merge_shape<Tuning, Key>>;
+
+// The tile shape for inputs of at least Tuning's wide_tile_from_tiles wide tiles: Tuning's
+// wide_tile knobs as its tile where that holds more of a key than the ordinary tile, else the
+// ordinary tile (keys too wide for that many threads). Merge passes keep Tuning's own shape.
+template <class Tuning, bool HasValues>
+struct wide_tile_tuning {
+  static constexpr auto knobs = [] {
+    auto k = Tuning::knobs;
+    k.tile_threads = k.wide_tile_threads;
+    k.tile_blocks_per_multiprocessor = HasValues
+                                           ? k.wide_tile_blocks_per_multiprocessor_with_values
+                                           : k.wide_tile_blocks_per_multiprocessor;
+    k.exchange_bytes = k.wide_tile_exchange_bytes;
+    return k;
+  }();
+};
+
+template <class Tuning>
+constexpr bool has_wide_tiles = Tuning::knobs.wide_tile_threads > 0;
+
+template <class Tuning, class Key>
+constexpr bool wide_tile_holds_more() {
+  if constexpr (!has_wide_tiles<Tuning> ||
+                Tuning::knobs.wide_tile_exchange_bytes /
+                        (bitonic_bytes_per_item<Key> * Tuning::knobs.wide_tile_threads) < 1)
+    return false;
+  else
+    return merge_shape<wide_tile_tuning<Tuning, false>, Key>::tile_items >
+           merge_shape<Tuning, Key>::tile_items;
+}
+
+// (HasValues: the tile of a sort with values, which differs only in its register budget.)
+template <class Tuning, class Key, bool HasValues = false>
+using wide_tile_shape = std::conditional_t<wide_tile_holds_more<Tuning, Key>(),
+                                           merge_shape<wide_tile_tuning<Tuning, HasValues>, Key>,
+                                           merge_shape<Tuning, Key>>;
+
+}  // namespace gpusort::backends::merge
