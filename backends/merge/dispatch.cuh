@@ -118,9 +118,8 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   }
   // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles.
   if constexpr (wide_tile_holds_more<Tuning, Key>()) {
-    using wide = wide_tile_shape<Tuning, Key, has_values_v<Value>>;
-    if (n >= std::size_t(wide::tile_items) * std::size_t(Tuning::knobs.wide_tile_from_tiles))
-      return sort_in_tiles<wide, shape>(request);
+    if (sorts_in_wide_tiles<Tuning, Key>(n))
+      return sort_in_tiles<wide_tile_shape<Tuning, Key, has_values_v<Value>>, shape>(request);
   }
   sort_in_tiles<shape, shape>(request);
 }

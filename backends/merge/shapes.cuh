@@ -6,6 +6,7 @@
 #include "../common/bitonic_tile.cuh"  // bitonic_bytes_per_item
 #include "../common/launch_bounds.cuh"
 
+#include <cstddef>
 #include <type_traits>
 
 namespace gpusort::backends::merge {
@@ -119,5 +120,17 @@ template <class Tuning, class Key, bool HasValues = false>
 using wide_tile_shape = std::conditional_t<wide_tile_holds_more<Tuning, Key>(),
                                            merge_shape<wide_tile_tuning<Tuning, HasValues>, Key>,
                                            merge_shape<Tuning, Key>>;
+
+
+// Whether a sort of n keys is done in wide tiles: keys that gain from them, and at least
+// Tuning's wide_tile_from_tiles of them.
+template <class Tuning, class Key>
+__host__ __device__ constexpr bool sorts_in_wide_tiles(std::size_t n) {
+  if constexpr (!wide_tile_holds_more<Tuning, Key>())
+    return false;
+  else
+    return n >= std::size_t(wide_tile_shape<Tuning, Key>::tile_items) *
+                    std::size_t(Tuning::knobs.wide_tile_from_tiles);
+}
 
 }  // namespace gpusort::backends::merge

@@ -299,6 +299,28 @@ TEST(MergeTile, WideTilesHoldTwiceTheKeys) {
   EXPECT_FALSE(merge::has_wide_tiles<one_warp_split_search_without_wide_tiles>);
 }
 
+// Sorts of at least wide_tile_from_tiles wide tiles take them; smaller ones, keys that gain
+// nothing from them and tunings without them take the ordinary tile.
+TEST(MergeTile, LargeInputsTakeWideTiles) {
+  using tuning = gpusort::merge_tuning_sm90;
+  const auto smallest_wide = [](auto key) {
+    using wide = merge::wide_tile_shape<tuning, decltype(key)>;
+    return std::size_t(wide::tile_items) * std::size_t(tuning::knobs.wide_tile_from_tiles);
+  };
+  const std::size_t u32_from = smallest_wide(std::uint32_t{});
+  EXPECT_EQ(u32_from, 4u * 512u * 17u);
+  EXPECT_FALSE((merge::sorts_in_wide_tiles<tuning, std::uint32_t>(u32_from - 1)));
+  EXPECT_TRUE((merge::sorts_in_wide_tiles<tuning, std::uint32_t>(u32_from)));
+  EXPECT_TRUE((merge::sorts_in_wide_tiles<tuning, std::uint32_t>(std::size_t(1) << 33)));
+  const std::size_t f64_from = smallest_wide(double{});
+  EXPECT_LT(f64_from, u32_from) << "8-byte keys: fewer keys per thread";
+  EXPECT_FALSE((merge::sorts_in_wide_tiles<tuning, double>(f64_from - 1)));
+  EXPECT_TRUE((merge::sorts_in_wide_tiles<tuning, double>(f64_from)));
+  EXPECT_FALSE((merge::sorts_in_wide_tiles<tuning, forty_bytes>(std::size_t(1) << 30)));
+  EXPECT_FALSE((merge::sorts_in_wide_tiles<one_warp_split_search_without_wide_tiles,
+                                           std::uint32_t>(std::size_t(1) << 30)));
+}
+
 TEST(MergeTile, ShapesFitSharedMemory) {
   expect_consistent_shape<std::uint8_t>();
   expect_consistent_shape<std::uint32_t>();
