@@ -1,9 +1,8 @@
 // Host side of the comparison sort: sizes, the one temporary allocation, the tile sort (one
-// block for small inputs, wide tiles for large ones) and
-// the merge passes (two launches each: split search, merge; each may start while the kernel
-// before it finishes, see dependent_launch.cuh), ping-ponging between the user's
-// buffers and the alternate ones so that the last pass writes into the user's buffers (no
-// copy back).
+// block for small inputs, wide tiles for large ones) and the merge passes (two launches
+// each: split search, merge; each may start while the kernel before it finishes, see
+// dependent_launch.cuh), ping-ponging between the user's buffers and the alternate ones so
+// that the last pass writes into the user's buffers (no copy back).
 #pragma once
 
 #include <gpusort/error.cuh>
@@ -98,10 +97,9 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
 
 // Sorts the request's keys (and values alongside, unless Value is no_values) by its
 // comparator, a strict weak ordering. Always stable (tiles and merges both keep equal keys in
-// order, at no extra cost). Enqueued on the request's
-// stream, no synchronisation. With a comparator that is no strict weak ordering the result
-// is unspecified but a permutation of the input (merge_runs passes keys through where the
-// merge path searches disagree).
+// order, at no extra cost). Enqueued on the request's stream, no synchronisation. With a
+// comparator that is no strict weak ordering the result is unspecified but a permutation of
+// the input (merge_runs passes keys through where the merge path searches disagree).
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   const std::size_t n = request.count;

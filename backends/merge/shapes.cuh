@@ -121,7 +121,6 @@ using wide_tile_shape = std::conditional_t<wide_tile_holds_more<Tuning, Key>(),
                                            merge_shape<wide_tile_tuning<Tuning, HasValues>, Key>,
                                            merge_shape<Tuning, Key>>;
 
-
 // Whether a sort of n keys is done in wide tiles: keys that gain from them, and at least
 // Tuning's wide_tile_from_tiles of them.
 template <class Tuning, class Key>
