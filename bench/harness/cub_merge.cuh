@@ -4,8 +4,8 @@
 #pragma once
 
 #include "cuda_check.cuh"
-#include "device_comparator.cuh"
 #include "device_buffer.cuh"
+#include "device_comparator.cuh"
 #include "keys_only.cuh"
 
 #include <cub/device/device_merge_sort.cuh>
