@@ -65,7 +65,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <string>
 
 namespace gpusort_bench {
@@ -94,9 +93,8 @@ inline constexpr sort_row lambda_rows[] = {
 // Every size of one type's rows. HostOrder: Compare's order for the host's checks (see
 // cub_merge_sorter).
 template <class Key, class Value, class Compare, bool Stable, class HostOrder = Compare,
-          std::size_t Rows = std::size(merge_rows)>
-void register_merge_type(bench_context& context, int max_log2,
-                         const sort_row (&rows)[Rows] = merge_rows) {
+          std::size_t Rows>
+void register_merge_type(bench_context& context, int max_log2, const sort_row (&rows)[Rows]) {
   using merge_case =
       sort_case<Key, Value, cub_merge_sorter<Key, Value, Compare, Stable, HostOrder>>;
   using cached = verified_case<merge_case, gpusort::merge>;
@@ -114,11 +112,13 @@ void register_merge_type(bench_context& context, int max_log2,
 }  // namespace
 
 void register_merge_benchmarks(bench_context& context, int max_log2) {
-  register_merge_type<std::uint32_t, keys_only, gpusort::less<>, false>(context, max_log2);
-  register_merge_type<double, keys_only, gpusort::less<>, false>(context, max_log2);
-  register_merge_type<s16_key, keys_only, major_minor_less, false>(context, max_log2);
-  register_merge_type<s16_key, keys_only, major_minor_less, true>(context, max_log2);
-  register_merge_type<std::uint32_t, std::uint32_t, gpusort::less<>, true>(context, max_log2);
+  register_merge_type<std::uint32_t, keys_only, gpusort::less<>, false>(context, max_log2,
+                                                                       merge_rows);
+  register_merge_type<double, keys_only, gpusort::less<>, false>(context, max_log2, merge_rows);
+  register_merge_type<s16_key, keys_only, major_minor_less, false>(context, max_log2, merge_rows);
+  register_merge_type<s16_key, keys_only, major_minor_less, true>(context, max_log2, merge_rows);
+  register_merge_type<std::uint32_t, std::uint32_t, gpusort::less<>, true>(context, max_log2,
+                                                                          merge_rows);
   // Defined here: an extended lambda may not be defined at namespace scope or in a function
   // with a deduced return type. The host checks order the keys with gpusort::less<>.
   auto lambda_less = [] __device__(std::uint32_t a, std::uint32_t b) { return a < b; };

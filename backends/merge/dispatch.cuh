@@ -25,9 +25,7 @@ void launch_sort_tiles(std::size_t tiles, cudaStream_t stream, const char* kerne
                        const Key* in_keys, Key* out_keys, const Value* in_values,
                        Value* out_values, std::size_t n, unsigned* splits_disagreed,
                        const Compare& comp) {
-  constexpr int shared_bytes = dynamic_shared_bytes<
-      tile_sort_storage<Shape::tile_threads, Shape::tile_items_per_thread, Key,
-                        has_values_v<Value>>>;
+  constexpr int shared_bytes = dynamic_shared_bytes<tile_storage_t<Shape, Key, Value>>;
   if constexpr (shared_bytes > 0)
     allow_dynamic_shared_memory<sort_tiles<Shape, Key, Value, Compare>, shared_bytes>(
         "merge sort: allowing the tile its shared memory");
@@ -115,10 +113,8 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
     return;
   }
   // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles.
-  if constexpr (wide_tile_holds_more<Tuning, Key>()) {
-    if (sorts_in_wide_tiles<Tuning, Key>(n))
-      return sort_in_tiles<wide_tile_shape<Tuning, Key, has_values_v<Value>>, shape>(request);
-  }
+  if (sorts_in_wide_tiles<Tuning, Key>(n))
+    return sort_in_tiles<wide_tile_shape<Tuning, Key, has_values_v<Value>>, shape>(request);
   sort_in_tiles<shape, shape>(request);
 }
 

@@ -22,9 +22,14 @@
 #include "tile_sort.cuh"
 
 #include <cstddef>
-#include <type_traits>
 
 namespace gpusort::backends::merge {
+
+// The shared memory of sort_tiles<Shape>: the tile's keys, and their positions where values
+// follow them (the launch sizes it: static or dynamic, see block_shared.cuh).
+template <class Shape, class Key, class Value>
+using tile_storage_t = tile_sort_storage<Shape::tile_threads, Shape::tile_items_per_thread, Key,
+                                         has_values_v<Value>>;
 
 // Grid: one block per tile. Reads in_*, writes out_*; they may be the same buffers. The block
 // of tile 0 clears find_splits' flag (null when there are no merge passes), saving a launch.
@@ -35,7 +40,7 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
   constexpr bool has_values = has_values_v<Value>;
   constexpr int items = Shape::tile_items_per_thread;
   using sorter_t = tile_sorter<Shape::tile_threads, items, Key, has_values, Compare>;
-  auto& shared = block_shared<typename sorter_t::storage_t>();
+  auto& shared = block_shared<tile_storage_t<Shape, Key, Value>>();
   if (splits_disagreed != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
 
   const tile_bounds tile = tile_of(blockIdx.x, Shape::tile_items, n);

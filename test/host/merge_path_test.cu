@@ -231,9 +231,10 @@ struct one_warp_split_search {
   }();
 };
 
-struct one_warp_split_search_without_wide_tiles {
+// A tuning without wide tiles: every tile the ordinary one.
+struct without_wide_tiles {
   static constexpr gpusort::merge_knobs knobs = [] {
-    gpusort::merge_knobs k = one_warp_split_search::knobs;
+    gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
     k.wide_tile_threads = 0;
     return k;
   }();
@@ -295,8 +296,8 @@ TEST(MergeTile, WideTilesHoldTwiceTheKeys) {
             gpusort::backends::min_blocks_per_multiprocessor(
                 tuning::knobs.wide_tile_blocks_per_multiprocessor_with_values,
                 tuning::knobs.wide_tile_threads));
-  // Tunings without wide-tile knobs have none (every tile the ordinary one).
-  EXPECT_FALSE(merge::has_wide_tiles<one_warp_split_search_without_wide_tiles>);
+  // Tunings without wide-tile knobs have none.
+  EXPECT_FALSE(merge::has_wide_tiles<without_wide_tiles>);
 }
 
 // Sorts of at least wide_tile_from_tiles wide tiles take them; smaller ones, keys that gain
@@ -317,7 +318,7 @@ TEST(MergeTile, LargeInputsTakeWideTiles) {
   EXPECT_FALSE((merge::sorts_in_wide_tiles<tuning, double>(f64_from - 1)));
   EXPECT_TRUE((merge::sorts_in_wide_tiles<tuning, double>(f64_from)));
   EXPECT_FALSE((merge::sorts_in_wide_tiles<tuning, forty_bytes>(std::size_t(1) << 30)));
-  EXPECT_FALSE((merge::sorts_in_wide_tiles<one_warp_split_search_without_wide_tiles,
+  EXPECT_FALSE((merge::sorts_in_wide_tiles<without_wide_tiles,
                                            std::uint32_t>(std::size_t(1) << 30)));
 }
 
