@@ -7,6 +7,7 @@
 #include <gpusort/detail/backends/merge/dispatch.cuh>
 #include <gpusort/detail/backends/radix/cluster_dispatch.cuh>
 #include <gpusort/detail/backends/radix/dispatch.cuh>
+#include <gpusort/detail/backends/radix/msd_buckets.cuh>
 #include <gpusort/execution_policy.cuh>
 #include <gpusort/sort_request.cuh>
 #include "select.cuh"
@@ -88,6 +89,12 @@ void run_par_strategy(par_strategy strategy,
       break;
     case par_strategy::onesweep_small_tiles:
       radix::sort<radix_tuning_small_tiles_sm90>(request);
+      return;
+    // Where the buckets' clusters cannot run or n is too large for them here, the small tiles.
+    case par_strategy::msd_buckets:
+      if (!radix::sort_by_msd_buckets<radix_tuning_small_tiles_sm90,
+                                      cluster_tiling_buckets_sm90>(request))
+        radix::sort<radix_tuning_small_tiles_sm90>(request);
       return;
     case par_strategy::onesweep:
       break;

@@ -25,7 +25,8 @@ from bench_table import collect, key_value_bytes  # noqa: E402
 
 COLOURS = {"cluster_small": "tab:green", "cluster_medium": "tab:olive",
            "merge": "tab:purple",
-           "onesweep_small_tiles": "tab:orange", "onesweep": "tab:blue"}
+           "onesweep_small_tiles": "tab:orange", "msd_buckets": "tab:red",
+           "onesweep": "tab:blue"}
 ROW = re.compile(r"\{(\d+), (true|false), (\d+), par_strategy::(\w+)\}")
 
 

@@ -32,10 +32,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_table import collect, key_value_bytes  # noqa: E402
 
 STRATEGIES = ("cluster_small", "cluster_medium", "merge",
-              "onesweep_small_tiles", "onesweep")
+              "onesweep_small_tiles", "msd_buckets", "onesweep")
 
 
-DEFAULT_STRATEGIES = ("cluster_small", "cluster_medium", "onesweep_small_tiles", "onesweep")
+DEFAULT_STRATEGIES = ("cluster_small", "cluster_medium", "onesweep_small_tiles", "msd_buckets",
+                      "onesweep")
 
 
 def winners(results, strategies=STRATEGIES):

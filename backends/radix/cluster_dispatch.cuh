@@ -27,6 +27,64 @@ inline bool cluster_sort_runs_on(int compute_major, const cudaFuncAttributes& ke
   return compute_major >= 9 && kernel.ptxVersion >= 90 && storage_bytes <= shared_optin_bytes;
 }
 
+// The most blocks one cluster of `kernel` (block_threads threads, storage_bytes of dynamic
+// shared memory each) can have on `device`, at most max_blocks: 0 before sm_90 (no clusters)
+// or where the kernel cannot run there (cluster_sort_runs_on). Grants the kernel its shared
+// memory on the device (and clusters of more than 8 blocks where max_blocks asks for them).
+template <class Kernel>
+int ask_max_cluster_blocks(int device, Kernel* kernel, int block_threads,
+                           std::size_t storage_bytes, int max_blocks) {
+  const detail::device_facts& facts = detail::facts_of_device(device);
+  if (facts.compute_major < 9) return 0;  // nothing to ask
+  cudaFuncAttributes attributes{};
+  detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),
+                     "cluster sort: querying the kernel's attributes");
+  if (!cluster_sort_runs_on(facts.compute_major, attributes,
+                            std::size_t(facts.shared_bytes_per_block_optin), storage_bytes))
+    return 0;
+  detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          int(storage_bytes)),
+                     "cluster sort: granting the kernel its shared memory");
+  // As many blocks per SM as the shared memory holds, not as the default split with L1 allows
+  // (the sort by buckets runs many clusters at once).
+  detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                          int(cudaSharedmemCarveoutMaxShared)),
+                     "cluster sort: preferring shared memory to L1");
+  if (max_blocks > 8)
+    detail::check_cuda(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+        "cluster sort: allowing clusters of more than 8 blocks");
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(max_blocks));
+  config.blockDim = dim3(unsigned(block_threads));
+  config.dynamicSmemBytes = storage_bytes;
+  int blocks = 0;
+  detail::check_cuda(cudaOccupancyMaxPotentialClusterSize(&blocks, kernel, &config),
+                     "cluster sort: querying the largest cluster");
+  return blocks < max_blocks ? blocks : max_blocks;
+}
+
+// Launches `kernel` as `clusters` clusters of `cluster_blocks` blocks each (a plain launch
+// for clusters of one block), with the shape's threads and shared memory.
+template <class Kernel, class... Args>
+void launch_clusters(Kernel* kernel, unsigned clusters, unsigned cluster_blocks,
+                     int block_threads, std::size_t storage_bytes, cudaStream_t stream,
+                     const char* what, Args... args) {
+  cudaLaunchAttribute cluster_size{};
+  cluster_size.id = cudaLaunchAttributeClusterDimension;
+  cluster_size.val.clusterDim.x = cluster_blocks;
+  cluster_size.val.clusterDim.y = 1;
+  cluster_size.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(clusters * cluster_blocks);
+  config.blockDim = dim3(unsigned(block_threads));
+  config.dynamicSmemBytes = storage_bytes;
+  config.stream = stream;
+  config.attrs = &cluster_size;
+  config.numAttrs = cluster_blocks > 1 ? 1 : 0;
+  detail::check_cuda(cudaLaunchKernelEx(&config, kernel, args...), what);
+}
+
 template <class Tiling, class Key, class Value>
 struct cluster_sorter {
   using shape = cluster_shape<Tiling, Key, Value>;
@@ -53,48 +111,15 @@ struct cluster_sorter {
     using bits_type = typename shape::bits_type;
     const bits_type flip = order_flip<Key>(descending);
     const unsigned blocks = unsigned(tile_count(request.count, shape::tile_items));
-    cudaLaunchAttribute cluster_size{};
-    cluster_size.id = cudaLaunchAttributeClusterDimension;
-    cluster_size.val.clusterDim.x = blocks;
-    cluster_size.val.clusterDim.y = 1;
-    cluster_size.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(shape::block_threads);
-    config.dynamicSmemBytes = sizeof(storage_t);
-    config.stream = request.stream;
-    config.attrs = &cluster_size;
-    config.numAttrs = blocks > 1 ? 1 : 0;  // one block: a plain launch
-    detail::check_cuda(cudaLaunchKernelEx(&config, kernel, request.keys, request.values,
-                                          int(request.count), flip),
-                       "radix sort: cluster_sort_kernel");
+    launch_clusters(kernel, 1, blocks, shape::block_threads, sizeof(storage_t), request.stream,
+                    "radix sort: cluster_sort_kernel", request.keys, request.values,
+                    int(request.count), flip);
   }
 
  private:
   static int ask_max_blocks(int device) {
-    const detail::device_facts& facts = detail::facts_of_device(device);
-    if (facts.compute_major < 9) return 0;  // nothing to ask
-    cudaFuncAttributes attributes{};
-    detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),
-                       "cluster sort: querying the kernel's attributes");
-    if (!cluster_sort_runs_on(facts.compute_major, attributes,
-                              std::size_t(facts.shared_bytes_per_block_optin), sizeof(storage_t)))
-      return 0;
-    detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            int(sizeof(storage_t))),
-                       "cluster sort: granting the kernel its shared memory");
-    if (shape::max_blocks > 8)
-      detail::check_cuda(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
-          "cluster sort: allowing clusters of more than 8 blocks");
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(shape::max_blocks);
-    config.blockDim = dim3(shape::block_threads);
-    config.dynamicSmemBytes = sizeof(storage_t);
-    int blocks = 0;
-    detail::check_cuda(cudaOccupancyMaxPotentialClusterSize(&blocks, kernel, &config),
-                       "cluster sort: querying the largest cluster");
-    return blocks < shape::max_blocks ? blocks : shape::max_blocks;
+    return ask_max_cluster_blocks(device, kernel, shape::block_threads, sizeof(storage_t),
+                                  shape::max_blocks);
   }
 };
 

@@ -55,6 +55,8 @@ struct cluster_shape {
                                               : fitting_items;
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int max_blocks = ClusterTiling::knobs.max_cluster_blocks;
+  static constexpr int min_blocks_per_multiprocessor =
+      ClusterTiling::knobs.min_blocks_per_multiprocessor;
   static constexpr int digit_bits = ClusterTiling::knobs.digit_bits;
   static constexpr int digits = 1 << digit_bits;
   static constexpr int passes = pass_count(traits::bits, digit_bits);
@@ -309,10 +311,14 @@ __device__ __forceinline__ Storage& cluster_shared() {
   return *reinterpret_cast<Storage*>(cluster_dynamic_storage);
 }
 
-// Sorts keys[0, n) (n <= Shape::capacity) with one cluster of ceil(n / tile_items) blocks.
+// Sorts the n keys (and values) at keys_in by their digits of passes [0, passes) with the
+// calling cluster, into keys_out (which may be keys_in: every block has loaded its keys before
+// any are written). n at most the cluster's blocks' tiles; blocks past the keys own none.
 template <class Shape, class Value>
-__device__ __forceinline__ void cluster_sort(typename Shape::key_type* keys, Value* values, int n,
-                                             typename Shape::bits_type flip) {
+__device__ __forceinline__ void cluster_sort(const typename Shape::key_type* keys_in,
+                                             typename Shape::key_type* keys_out,
+                                             const Value* values_in, Value* values_out, int n,
+                                             int passes, typename Shape::bits_type flip) {
   using block_t = cluster_block<Shape, Value>;
   using key_type = typename Shape::key_type;
   constexpr int items = Shape::items_per_thread;
@@ -322,16 +328,17 @@ __device__ __forceinline__ void cluster_sort(typename Shape::key_type* keys, Val
   const int begin = block * Shape::tile_items;
   const int left = n - begin;
   const int blocks = int(cluster.num_blocks());
-  block_t sorter{shared, cluster, block, blocks, n,
-                 left < Shape::tile_items ? left : Shape::tile_items, flip, blocks == 1};
+  const int owned = left < 0 ? 0 : left < Shape::tile_items ? left : Shape::tile_items;
+  block_t sorter{shared, cluster, block, blocks, n, owned, flip, blocks == 1};
 
   key_type tile_keys[items];
   Value tile_values[items];
-  sorter.load_owned(keys, values, begin, tile_keys, tile_values);
-  for (int p = 0; p < Shape::passes; ++p) {
-    const bool last = p == Shape::passes - 1;
+  sorter.load_owned(keys_in, values_in, begin, tile_keys, tile_values);
+  for (int p = 0; p < passes; ++p) {
+    const bool last = p == passes - 1;
     if (p > 0) sorter.load_owned(shared.keys, shared.values, 0, tile_keys, tile_values);
-    sorter.pass(p, tile_keys, tile_values, last ? keys : nullptr, last ? values : nullptr);
+    sorter.pass(p, tile_keys, tile_values, last ? keys_out : nullptr,
+                last ? values_out : nullptr);
     if (!last) sorter.sync_cluster();  // every block has received its keys for the next pass
   }
   if (!sorter.alone) cluster.barrier_wait();  // no block's counts are still being read
@@ -346,7 +353,7 @@ __global__ void __launch_bounds__(Shape::block_threads)
     cluster_sort_kernel(typename Shape::key_type* keys, Value* values, int n,
                         typename Shape::bits_type flip) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-  cluster_sort<Shape, Value>(keys, values, n, flip);
+  cluster_sort<Shape, Value>(keys, keys, values, values, n, Shape::passes, flip);
 #endif
 }
 

@@ -107,11 +107,13 @@ __host__ __device__ constexpr std::size_t balanced_portion_items(std::size_t n, 
 // device so that skipping needs no round trip to the host. `canonical_digits`: some key's
 // sort bits differ from its encoding (a -0.0 or a NaN), so the passes take every digit from
 // the sort bits (set by the histogram pass, not by plan_passes).
+// `msd_pass` (0: none) names the one pass that runs in a sort by buckets (plan_msd_buckets).
 struct pass_plan {
   std::uint8_t skip[max_passes];
   std::uint8_t source[max_passes];
   std::uint8_t result_in_alternate;
   std::uint8_t canonical_digits;
+  std::uint8_t msd_pass;
 };
 
 // `single_digit[p]`: every key has the same digit in pass p (so the pass would not move
@@ -137,6 +139,36 @@ __host__ __device__ inline pass_plan plan_passes(const bool* single_digit, int p
   }
   plan.result_in_alternate = current;
   return plan;
+}
+
+// The plan of a sort by buckets (backends/radix/msd_buckets.cuh): only the pass of the most
+// significant digit that differs between keys runs, moving the keys into one bucket per digit
+// value in the alternate buffer; each bucket then sorts itself by the lower digits, back into
+// the user's buffer. Every digit above that one is the same for every key, so the buckets in
+// digit order are the sorted order. Taken where that digit is not the lowest (else one pass
+// sorts everything) and no bucket holds more than `bucket_capacity` keys (`widest_bucket[p]`:
+// the most keys of one digit value in pass p); otherwise the LSD plan (plan_passes).
+__host__ __device__ inline pass_plan plan_msd_buckets(const bool* single_digit,
+                                                      const unsigned long long* widest_bucket,
+                                                      int passes,
+                                                      unsigned long long bucket_capacity) {
+  int msd = passes - 1;
+  while (msd > 0 && single_digit[msd]) --msd;
+  if (msd == 0 || widest_bucket[msd] > bucket_capacity) return plan_passes(single_digit, passes);
+  pass_plan plan{};
+  for (int p = 0; p < passes; ++p) plan.skip[p] = p != msd;
+  plan.msd_pass = std::uint8_t(msd);
+  return plan;
+}
+
+// The blocks a bucket's cluster needs for n keys spread evenly over `digits` buckets, with
+// headroom_percent more keys than the even share (so that uniform keys fit with room to spare
+// and skewed keys fall back to the LSD passes), in tiles of tile_items.
+__host__ __device__ constexpr int bucket_cluster_blocks(std::size_t n, int digits,
+                                                        int tile_items, int headroom_percent) {
+  const std::size_t share = (n + std::size_t(digits) - 1) / std::size_t(digits);
+  const std::size_t wanted = share + share * std::size_t(headroom_percent) / 100;
+  return int((wanted + std::size_t(tile_items) - 1) / std::size_t(tile_items));
 }
 
 // Whether a sort with this many passes may end in the alternate buffer (see plan_passes).

@@ -18,9 +18,22 @@
 
 namespace gpusort::backends::radix {
 
-// The LSD radix sort of the request: one-sweep passes over every digit.
-template <class Tuning, class Key, class Value, class Compare, bool Stable>
-void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request) {
+// What onesweep_sort does after its passes where it sorts by buckets (msd_buckets.cuh): no
+// bucket may hold more than `capacity` keys for the plan to take buckets (0: never), and
+// `sort` sorts the buckets that the one pass left in the alternate buffer. This one never.
+struct no_buckets {
+  static constexpr std::size_t capacity = 0;
+  template <class... Arguments>
+  void sort(const Arguments&...) const {}
+};
+
+// The LSD radix sort of the request: one-sweep passes over every digit. With buckets (a
+// single portion only), the plan may instead run only the pass of the most significant digit
+// that differs and leave the rest to buckets.sort (plan_msd_buckets).
+template <class Tuning, class Key, class Value, class Compare, bool Stable,
+          class Buckets = no_buckets>
+void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
+                   const Buckets& buckets = {}) {
   Key* const keys = request.keys;
   Value* const values = request.values;
   const std::size_t n = request.count;
@@ -78,9 +91,10 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request) {
   const unsigned histogram_blocks =
       resident_grid<count_all_digits<Tuning, Key>, shape::block_threads>(
           std::size_t(streaming_blocks));
+  const unsigned long long bucket_capacity = portions == 1 ? buckets.capacity : 0;
   count_all_digits<Tuning, Key><<<histogram_blocks, shape::block_threads, 0, stream>>>(
       keys, n, flip, histograms, tile_counters + portions * shape::passes,
-      tile_counters + portions * shape::passes + 1, plan, digit_starts);
+      tile_counters + portions * shape::passes + 1, bucket_capacity, plan, digit_starts);
   detail::check_launch("radix sort: count_all_digits");
 
   constexpr int onesweep_shared_bytes =
@@ -116,6 +130,9 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request) {
         keys, alternate_keys, values, alternate_values, n, plan);
     detail::check_launch("radix sort: copy_back");
   }
+  if (bucket_capacity != 0)
+    buckets.sort(keys, alternate_keys, values, alternate_values, n, flip, plan, digit_starts,
+                 stream);
 }
 
 // Sorts the request's keys (and values alongside, unless Value is no_values) by the key's

@@ -75,12 +75,14 @@ struct radix_shape {
 
 // Each pass's exclusive scan of its histogram: where the keys of each digit start in the
 // output (portion 0's starts; later portions' are carried by onesweep_pass); then the pass
-// plan (plan_passes) from which passes have a single digit. Run by the one block that
-// finishes counting last, with the block's Tuning::knobs.block_threads threads.
+// plan from which passes have a single digit (plan_passes), or, with a bucket_capacity, from
+// the most keys of one digit as well (plan_msd_buckets). Run by the one block that finishes
+// counting last, with the block's Tuning::knobs.block_threads threads.
 template <class Tuning, class Key>
 __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long long* histograms,
                                                            std::size_t n,
                                                            const unsigned int* canonical_keys,
+                                                           unsigned long long bucket_capacity,
                                                            pass_plan* plan,
                                                            std::size_t* digit_starts) {
   using shape = radix_shape<Tuning, Key>;
@@ -89,6 +91,7 @@ __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long l
   using scan_t = cub::BlockScan<unsigned long long, threads>;
   __shared__ typename scan_t::TempStorage scan_storage;
   __shared__ bool single_digit[shape::passes];
+  __shared__ unsigned long long widest_bucket[shape::passes];
   // Every pass's counts are loaded at once (one wait on L2, not one per pass). __ldcg: the
   // other blocks' atomics are in L2, not in this SM's L1.
   unsigned long long counts[shape::passes][digits_per_thread];
@@ -99,11 +102,18 @@ __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long l
       const int d = int(threadIdx.x) * digits_per_thread + i;
       counts[p][i] = d < shape::digits ? __ldcg(&histograms[p * shape::digits + d]) : 0;
     }
+  if (threadIdx.x < shape::passes) widest_bucket[threadIdx.x] = 0;
+  __syncthreads();
 #pragma unroll
   for (int p = 0; p < shape::passes; ++p) {
     bool holds_all = false;
+    unsigned long long widest = 0;
 #pragma unroll
-    for (int i = 0; i < digits_per_thread; ++i) holds_all |= counts[p][i] == n;
+    for (int i = 0; i < digits_per_thread; ++i) {
+      holds_all |= counts[p][i] == n;
+      widest = counts[p][i] > widest ? counts[p][i] : widest;
+    }
+    if (bucket_capacity != 0) atomicMax(&widest_bucket[p], widest);
     unsigned long long starts[digits_per_thread];
     scan_t(scan_storage).ExclusiveSum(counts[p], starts);
 #pragma unroll
@@ -116,7 +126,10 @@ __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long l
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    pass_plan planned = radix::plan_passes(single_digit, shape::passes);
+    pass_plan planned =
+        bucket_capacity != 0
+            ? radix::plan_msd_buckets(single_digit, widest_bucket, shape::passes, bucket_capacity)
+            : radix::plan_passes(single_digit, shape::passes);
     planned.canonical_digits = __ldcg(canonical_keys) != 0;
     *plan = planned;
   }
@@ -131,8 +144,9 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
                      typename radix_shape<Tuning, Key>::bits_type flip,
                      unsigned long long* histograms /* [passes][digits], zeroed */,
                      unsigned int* blocks_done /* zeroed */,
-                     unsigned int* canonical_keys /* zeroed */, pass_plan* plan,
-                     std::size_t* digit_starts /* [passes][digits] */) {
+                     unsigned int* canonical_keys /* zeroed */,
+                     unsigned long long bucket_capacity /* 0: no sort by buckets */,
+                     pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */) {
   using shape = radix_shape<Tuning, Key>;
   constexpr int items = Tuning::knobs.histogram_items_per_thread;
   __shared__ unsigned int counts[shape::passes][shape::digits];
@@ -190,7 +204,8 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
   __syncthreads();
   if (!last_block) return;
   __threadfence();
-  scan_digit_starts_and_plan<Tuning, Key>(histograms, n, canonical_keys, plan, digit_starts);
+  scan_digit_starts_and_plan<Tuning, Key>(histograms, n, canonical_keys, bucket_capacity, plan,
+                                          digit_starts);
 }
 
 // The look-back side of the rank's early counts: as soon as the tile's digit counts are known

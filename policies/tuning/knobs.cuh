@@ -67,6 +67,9 @@ struct radix_knobs {
   int histogram_blocks_per_sm = 0;     // both: the up-front histogram's blocks per SM
   int histogram_items_per_thread = 0;  // both: and the keys each of its threads loads at once
   std::size_t max_portion_keys = 0;    // both: keys per launch of a pass (at most 2^30 - 1)
+  // both, the sort by buckets only (backends/radix/msd_buckets.cuh): each bucket's cluster
+  // takes this many per cent more keys than an even share of n
+  int bucket_headroom_percent = 0;
   counting_knobs counting;             // keys only, narrow integer keys: the counting sort
 };
 
@@ -79,6 +82,9 @@ struct cluster_knobs {
   int max_cluster_blocks = 0;  // at most 16 (sm_90's non-portable cluster size)
   int digit_bits = 0;          // at most 8: each staged digit is kept in a byte
   int shared_bytes = 0;        // a block's shared memory, at most what the GPU opts in to
+  // Register budget: at least this many blocks resident per SM (the sort by buckets runs
+  // many clusters at once; one cluster for a whole input does not need it).
+  int min_blocks_per_multiprocessor = 1;
 };
 
 // The comparison backend (backends/merge/). Every knob applies to keys only and to pairs

@@ -47,6 +47,9 @@ struct radix_tuning_sm90 final {
     // Each pass runs in portions of at most this many keys (one launch each; the look-back
     // table holds one portion): 2^28 keys are one portion. At most 2^30 - 1.
     k.max_portion_keys = std::size_t(1) << 29;
+    // The sort by buckets (par's msd_buckets): a bucket's cluster takes 25 % more keys than an
+    // even share; uniform keys' largest bucket of 2^22 is 3 % over it, of 2^17 16 %.
+    k.bucket_headroom_percent = 25;
     // Keys-only sorts of integer, character and bool keys of at most 16 bits count every
     // value instead (backends/radix/counting_sort.cuh). Not measured yet; chosen by reasoning:
     // - count: 1024 threads x 2 loads of 16 bytes (32 u8 or 16 u16 keys per thread and step,
@@ -125,6 +128,24 @@ struct cluster_tiling_medium_sm90 final {
   static constexpr cluster_knobs knobs = [] {
     cluster_knobs k = cluster_tiling_small_sm90::knobs;
     k.block_threads = 512;
+    return k;
+  }();
+};
+
+// The sort by buckets (par's msd_buckets; backends/radix/msd_buckets.cuh): one cluster per
+// bucket, 256 buckets resident at once. 256 x 16 keys per block at 2 blocks per SM: up to
+// 2^19.5 uniform keys every bucket is one block. H100, u32, ratio to CUB at 2^17 / 2^18 /
+// 2^19 / 2^20: 512 x 8 at 1 block per SM 1.34 / 1.21 / 1.21 / 0.74 (one block per SM: 106
+// registers), at 2 1.34 / 1.25 / 1.25 / 0.84; 256 x 16 at 2 1.41 / 1.32 / 1.33 / 0.86, at 4
+// 1.33 / 1.23 / 1.26 / 0.95; 256 x 8 at 4 1.45 / 1.44 / 1.15 / 0.92; 512 x 16 at 2 1.14 /
+// 1.02 / 1.08 / 1.07. From 2^20 a bucket takes a cluster of several blocks and the small-tile
+// passes are faster (bench/results/NOTES.md).
+struct cluster_tiling_buckets_sm90 final {
+  static constexpr cluster_knobs knobs = [] {
+    cluster_knobs k = cluster_tiling_small_sm90::knobs;
+    k.block_threads = 256;
+    k.items_per_thread = 16;
+    k.min_blocks_per_multiprocessor = 2;
     return k;
   }();
 };

@@ -91,6 +91,51 @@ TEST(RadixDigits, AnOddNumberOfMovingPassesRunsOneSingleDigitPassToEndInTheUsers
   }
 }
 
+// The sort by buckets: taken where the most significant digit that differs is not the lowest
+// and its widest bucket fits; only that pass runs, from the user's buffer.
+TEST(RadixDigits, BucketPlanRunsOnlyTheMostSignificantDigitThatDiffers) {
+  const bool none_single[4] = {false, false, false, false};
+  const unsigned long long widest[4] = {300, 300, 300, 4500};
+  const radix::pass_plan plan = radix::plan_msd_buckets(none_single, widest, 4, 5120);
+  EXPECT_EQ(plan.msd_pass, 3);
+  for (int p = 0; p < 3; ++p) EXPECT_TRUE(plan.skip[p]) << p;
+  EXPECT_FALSE(plan.skip[3]);
+  EXPECT_EQ(plan.source[3], 0);
+  EXPECT_FALSE(plan.result_in_alternate);  // the buckets' clusters write the user's buffer
+
+  // The top two digits the same for every key (keys below 2^16): buckets of digit 1.
+  const bool top_single[4] = {false, false, true, true};
+  const radix::pass_plan lower = radix::plan_msd_buckets(top_single, widest, 4, 5120);
+  EXPECT_EQ(lower.msd_pass, 1);
+  EXPECT_FALSE(lower.skip[1]);
+  EXPECT_TRUE(lower.skip[0] && lower.skip[2] && lower.skip[3]);
+}
+
+TEST(RadixDigits, BucketPlanFallsBackToTheLsdPassesWhereABucketOverflows) {
+  const bool none_single[4] = {false, false, false, false};
+  const unsigned long long skewed[4] = {300, 300, 300, 5121};
+  const radix::pass_plan lsd = radix::plan_msd_buckets(none_single, skewed, 4, 5120);
+  EXPECT_EQ(lsd.msd_pass, 0);
+  for (int p = 0; p < 4; ++p) EXPECT_FALSE(lsd.skip[p]) << p;
+  EXPECT_EQ(lsd.source[1], 1);
+
+  // Only the lowest digit differs: that one pass sorts, as the LSD plan runs it.
+  const bool only_lowest[4] = {false, true, true, true};
+  const unsigned long long any[4] = {10, 10, 10, 10};
+  const radix::pass_plan one = radix::plan_msd_buckets(only_lowest, any, 4, 5120);
+  EXPECT_EQ(one.msd_pass, 0);
+  EXPECT_FALSE(one.skip[0]);
+  EXPECT_FALSE(one.result_in_alternate);
+}
+
+TEST(RadixDigits, BucketClustersHoldAnEvenShareWithHeadroom) {
+  // 2^20 keys over 256 buckets: 4096 each, 5120 with 25 %: two tiles of 4096.
+  EXPECT_EQ(radix::bucket_cluster_blocks(std::size_t(1) << 20, 256, 4096, 25), 2);
+  EXPECT_EQ(radix::bucket_cluster_blocks(std::size_t(1) << 17, 256, 4096, 25), 1);
+  EXPECT_EQ(radix::bucket_cluster_blocks(std::size_t(1) << 22, 256, 4096, 25), 5);
+  EXPECT_EQ(radix::bucket_cluster_blocks(1, 256, 4096, 25), 1);
+}
+
 TEST(RadixDigits, PortionsAreWholeTilesWithinTheLimit) {
   const int tile_items = 6912;
   const std::size_t limit = std::size_t(1) << 29;
