@@ -50,7 +50,7 @@ par_strategy par_strategy_for(std::size_t n) {
   constexpr bool with_values = has_values_v<Value>;
   const par_tuned_table& table = par_table_of_current_device();
   return choose_par_strategy(table.rows, table.row_count, int(sizeof(Key)), with_values, n,
-                             par_tables_name_merge_for<Key>);
+                             par_tables_name_merge_for<Key>, std::is_integral_v<Key>);
 }
 
 // gpusort::par on radix keys: the strategy the table names, run. No synchronisation, no

@@ -82,15 +82,20 @@ constexpr int key_class_of(const par_dispatch_row* rows, std::size_t row_count, 
 }
 
 // The first row of the key's class that covers n; beyond the last, the one-sweep sort.
-// Rows the caller cannot run (`merge_allowed` false) are passed over.
+// Rows the caller cannot run (`merge_allowed` false) or should not (`buckets_allowed` false:
+// floating-point keys, whose top digits hold the sign and exponent, so that one bucket takes
+// most keys and the sort by buckets falls back to its LSD passes) are passed over. A table
+// follows each msd_buckets row with the rows of the fastest other strategies over its sizes
+// (scripts/par_table.py), which only keys passed over it reach.
 constexpr par_strategy choose_par_strategy(const par_dispatch_row* rows, std::size_t row_count,
                                            int key_bytes, bool with_values, std::size_t n,
-                                           bool merge_allowed) {
+                                           bool merge_allowed, bool buckets_allowed = true) {
   const int key_class = key_class_of(rows, row_count, key_bytes);
   for (std::size_t i = 0; i < row_count; ++i) {
     const par_dispatch_row& row = rows[i];
     if (row.key_bytes != key_class || row.with_values != with_values || n > row.max_n) continue;
     if (row.strategy == par_strategy::merge && !merge_allowed) continue;
+    if (row.strategy == par_strategy::msd_buckets && !buckets_allowed) continue;
     return row.strategy;
   }
   return par_strategy::onesweep;
@@ -98,8 +103,10 @@ constexpr par_strategy choose_par_strategy(const par_dispatch_row* rows, std::si
 
 template <std::size_t Rows>
 constexpr par_strategy choose_par_strategy(const par_dispatch_row (&table)[Rows], int key_bytes,
-                                           bool with_values, std::size_t n, bool merge_allowed) {
-  return choose_par_strategy(table, Rows, key_bytes, with_values, n, merge_allowed);
+                                           bool with_values, std::size_t n, bool merge_allowed,
+                                           bool buckets_allowed = true) {
+  return choose_par_strategy(table, Rows, key_bytes, with_values, n, merge_allowed,
+                             buckets_allowed);
 }
 
 // Whether any row of a table names `strategy`: a strategy no table names is never chosen,

@@ -35,13 +35,15 @@ def read_table(path):
         return [(int(k), w == "true", int(n), s) for k, w, n, s in ROW.findall(f.read())]
 
 
-def chosen(table, key_bytes, with_values, n):
+def chosen(table, key_bytes, with_values, n, floating=False):
     """choose_par_strategy (policies/select.cuh), in Python (par runs merge rows for every
-    radix key, floats included)."""
+    radix key, floats included; floating-point keys pass over msd_buckets rows)."""
     widths = [k for k, _, _, _ in table]
     key_class = min(max(key_bytes, min(widths)), max(widths))
     for k, w, max_n, strategy in table:
         if (k, w) != (key_class, with_values) or n > max_n:
+            continue
+        if floating and strategy == "msd_buckets":
             continue
         return strategy
     return "onesweep"
@@ -71,7 +73,8 @@ def main(argv):
                 continue
             cub = results.get((op, "cub_radix", t, dist, n))
             if cub and "error" not in cub and cub["keys_per_s"]:
-                strategy = chosen(table, key_bytes, value_bytes > 0, n)
+                strategy = chosen(table, key_bytes, value_bytes > 0, n,
+                                  floating=type_field.startswith("f"))
                 points.append((n, sample["keys_per_s"] / cub["keys_per_s"], strategy))
         points.sort()
         before = sorted(

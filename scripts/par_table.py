@@ -17,7 +17,8 @@ where a cluster holds fewer keys, the cluster rows run the small one-sweep tiles
 strategy without clusters at those sizes.
 
 For each swept type (u32 and u64 keys, u32+u32 and u64+u32 pairs: key bytes 4 or 8, keys
-only or with values) and size, the fastest strategy wins (a lone win between two sizes won by
+only or with values) and size, the fastest strategy wins (after each msd_buckets row come the
+rows of the fastest other strategies over its sizes, for floating-point keys: with_runners_up) (a lone win between two sizes won by
 one other strategy is taken as noise: smoothed()); consecutive sizes with the same winner
 become one row whose max_n is the largest of them. Sizes past the last row go to the
 one-sweep sort (choose_par_strategy in policies/select.cuh). The GPU name and date come from
@@ -88,6 +89,28 @@ def rows(case_winners):
     return out
 
 
+def with_runners_up(case_rows, other_rows):
+    """case_rows with, after each msd_buckets row, the rows of the fastest other strategies
+    over its sizes (other_rows: the winners without msd_buckets), the last cut at its max_n.
+    Floating-point keys pass over msd_buckets rows (their top digits crowd one bucket;
+    choose_par_strategy) and take these; integer keys never reach them."""
+    out = []
+    start = 0
+    for max_n, strategy in case_rows:
+        out.append((max_n, strategy))
+        if strategy == "msd_buckets":
+            for other_max, other in other_rows:
+                if other_max <= start:
+                    continue
+                out.append((min(other_max, max_n), other))
+                if other_max >= max_n:
+                    break
+            else:
+                out.append((max_n, "onesweep"))
+        start = max_n
+    return out
+
+
 def default_header(context, table):
     gpu = context.get("gpu", "an unnamed GPU")
     date = context.get("date", "")[:10]
@@ -153,7 +176,10 @@ def main(argv):
         label = f"{key_bytes}-byte keys" + (" + values" if with_values else "")
         picks = ", ".join(f"{n}:{s}" for n, s, _ in case_winners)
         print(f"par_table.py: {label}: {picks}", file=sys.stderr)
-    table = {case: rows(w) for case, w in found.items()}
+    strategies = DEFAULT_STRATEGIES if default else STRATEGIES
+    others = winners(results, tuple(s for s in strategies if s != "msd_buckets"))
+    table = {case: with_runners_up(rows(w), rows(others.get(case, [])))
+             for case, w in found.items()}
     context = data.get("context", {})
     sys.stdout.write(default_header(context, table) if default else header(context, table, argv[2]))
 

@@ -196,6 +196,30 @@ TEST(ParDispatch, MergeRowsArePassedOverWhereMergeWouldChangeTheOrder) {
   EXPECT_EQ(choose_par_strategy(example_table, 8, false, 301, true), par_strategy::cluster_small);
 }
 
+void expect_well_formed(const par_dispatch_row* table, std::size_t rows);
+
+// Floating-point keys pass over msd_buckets rows to the rows after them; integers stop there.
+TEST(ParDispatch, FloatingPointKeysTakeTheRowsAfterTheBuckets) {
+  using gpusort::choose_par_strategy;
+  constexpr par_dispatch_row table[] = {
+      {4, false, 1000, par_strategy::cluster_small},
+      {4, false, 8000, par_strategy::msd_buckets},
+      {4, false, 4000, par_strategy::onesweep_small_tiles},
+      {4, false, 8000, par_strategy::onesweep},
+      {4, false, 9000, par_strategy::cluster_medium},
+  };
+  for (std::size_t n : {1001, 4000, 4001, 8000})
+    EXPECT_EQ(choose_par_strategy(table, 4, false, n, true, true), par_strategy::msd_buckets);
+  EXPECT_EQ(choose_par_strategy(table, 4, false, 1001, true, false),
+            par_strategy::onesweep_small_tiles);
+  EXPECT_EQ(choose_par_strategy(table, 4, false, 4000, true, false),
+            par_strategy::onesweep_small_tiles);
+  EXPECT_EQ(choose_par_strategy(table, 4, false, 4001, true, false), par_strategy::onesweep);
+  EXPECT_EQ(choose_par_strategy(table, 4, false, 8001, true, false), par_strategy::cluster_medium);
+  EXPECT_EQ(choose_par_strategy(table, 4, false, 8001, true, true), par_strategy::cluster_medium);
+  expect_well_formed(table, 5);
+}
+
 // par compiles its merge strategy only where a table names it.
 TEST(ParDispatch, TableNamesFindsAStrategyInAnyRow) {
   constexpr gpusort::par_dispatch_row table[] = {
@@ -224,13 +248,37 @@ TEST(ParDispatch, KeysOutsideTheTablesWidthsUseTheNearestClass) {
   EXPECT_EQ(choose_par_strategy(example_table, 16, false, 4000, false), par_strategy::cluster_small);
 }
 
-// The committed tables: every class's rows grow in n, and a cluster row never asks for more
-// keys than 16 blocks of its tiling hold (else par would silently fall back).
+// The committed tables: every class's rows grow in n as integer keys see them (rows after an
+// msd_buckets row up to its max_n are never reached) and as floating-point keys see them (no
+// msd_buckets rows), an msd_buckets row is followed by rows up to its own max_n, and a cluster
+// row never asks for more keys than 16 blocks of its tiling hold (else par would silently fall
+// back).
 void expect_well_formed(const par_dispatch_row* table, std::size_t rows) {
+  for (bool integer_keys : {true, false})
+    for (std::size_t i = 0; i < rows; ++i) {
+      std::size_t covered = 0;  // by an msd_buckets row an integer key takes
+      std::size_t last = 0;
+      bool first = true;
+      for (std::size_t j = 0; j < rows; ++j) {
+        const par_dispatch_row& row = table[j];
+        if (row.key_bytes != table[i].key_bytes || row.with_values != table[i].with_values)
+          continue;
+        const bool buckets = row.strategy == par_strategy::msd_buckets;
+        if (!integer_keys && buckets) continue;
+        if (integer_keys && !buckets && row.max_n <= covered) continue;
+        if (!first) EXPECT_LT(last, row.max_n) << "row " << j << (integer_keys ? " (integers)" : "");
+        first = false;
+        last = row.max_n;
+        if (buckets) covered = row.max_n;
+      }
+    }
   for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = i + 1; j < rows; ++j)
-      if (table[i].key_bytes == table[j].key_bytes && table[i].with_values == table[j].with_values)
-        EXPECT_LT(table[i].max_n, table[j].max_n) << "rows " << i << " and " << j;
+    if (table[i].strategy == par_strategy::msd_buckets) {
+      ASSERT_LT(i + 1, rows) << "an msd_buckets row without the rows floating-point keys take";
+      EXPECT_EQ(table[i + 1].key_bytes, table[i].key_bytes);
+      EXPECT_EQ(table[i + 1].with_values, table[i].with_values);
+      EXPECT_NE(table[i + 1].strategy, par_strategy::msd_buckets);
+    }
 }
 
 template <class Tiling, class Key, class Value>
