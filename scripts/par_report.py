@@ -111,10 +111,13 @@ def main(argv):
             "times that (bench/results/NOTES.md).", "",
             markdown_table(header, rows), ""]
 
-    host = [(entry["name"].split("/")[1], int(entry["name"].split("/")[4]), entry["real_time"])
-            for entry in data.get("benchmarks", [])
-            if entry["name"].startswith("host/") and entry.get("time_unit") == "us"
-            and not entry.get("error_occurred") and entry.get("run_type") != "aggregate"]
+    # With --benchmark_repetitions, the median of the repetitions; else each run.
+    entries = [e for e in data.get("benchmarks", [])
+               if e["name"].startswith("host/") and e.get("time_unit") == "us"
+               and not e.get("error_occurred")]
+    medians = [e for e in entries if e.get("aggregate_name") == "median"]
+    host = [(e["name"].split("/")[1], int(e["name"].split("/")[4]), e["real_time"])
+            for e in (medians or [e for e in entries if e.get("run_type") != "aggregate"])]
     if host:
         rows = [[b, fmt_size(n), f"{us:.1f}"] for b, n, us in sorted(host, key=lambda h: (h[1], h[0]))]
         out += ["## Host time of one call (µs, the device idle before it)", "",
