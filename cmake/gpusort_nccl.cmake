@@ -16,9 +16,14 @@ if(gpusort_have_nccl)
   add_library(gpusort_distributed INTERFACE)
   add_library(gpusort::distributed ALIAS gpusort_distributed)
   set_target_properties(gpusort_distributed PROPERTIES EXPORT_NAME distributed)
+  # Installed, it links gpusort::nccl, which the package's config makes from the NCCL it finds
+  # where the consumer builds (gpusortConfig.cmake.in); this build's NCCL is its first guess.
   target_include_directories(gpusort_distributed INTERFACE $<BUILD_INTERFACE:${NCCL_INCLUDE_DIR}>)
-  target_link_libraries(gpusort_distributed INTERFACE gpusort $<BUILD_INTERFACE:${NCCL_LIBRARY}>)
+  target_link_libraries(gpusort_distributed INTERFACE gpusort
+    $<BUILD_INTERFACE:${NCCL_LIBRARY}> $<INSTALL_INTERFACE:gpusort::nccl>)
   target_compile_definitions(gpusort_distributed INTERFACE GPUSORT_WITH_NCCL=1)
+  get_filename_component(gpusort_nccl_library_dir ${NCCL_LIBRARY} DIRECTORY)
+  set(gpusort_nccl_include_dir ${NCCL_INCLUDE_DIR})
 elseif(GPUSORT_WITH_NCCL)
   # A project that includes gpusort gets only the target: name only that.
   set(gpusort_without_nccl "gpusort::distributed")
