@@ -2,7 +2,8 @@
 # prefix (an empty nccl.h and libnccl.so: configure only looks for the files), gpusort
 # configured with it and installed (no tests, benchmark or examples), then a consumer that
 # asks for the component (distributed/CMakeLists.txt). Then the stand-in is removed, and the
-# same request must fail with a message that names NCCL.
+# same request must fail with a message that names NCCL; and gpusort's own install, built
+# without NCCL (INSTALLED_PREFIX, INSTALLED_WITH_NCCL), must refuse the component and say why.
 #   cmake -DGPUSORT_SOURCE=... -DWORK=... -DGENERATOR=... -P distributed_package.cmake
 set(nccl ${WORK}/stand-in-nccl)
 file(REMOVE_RECURSE ${WORK})
@@ -34,6 +35,17 @@ run(found ${CMAKE_COMMAND} -S ${consumer} -B ${WORK}/consumer -G ${GENERATOR}
 message("${found_output}")
 if(NOT found_result EQUAL 0)
   message(FATAL_ERROR "the consumer of gpusort::distributed did not configure")
+endif()
+
+# gpusort's own install (package.install), where its build had no NCCL: asking for the
+# component fails and says that this gpusort has none.
+if(DEFINED INSTALLED_PREFIX AND NOT INSTALLED_WITH_NCCL)
+  run(without ${CMAKE_COMMAND} -S ${consumer} -B ${WORK}/consumer-without -G ${GENERATOR}
+      -DCMAKE_PREFIX_PATH=${INSTALLED_PREFIX})
+  if(without_result EQUAL 0 OR NOT without_output MATCHES "installed without NCCL")
+    message(FATAL_ERROR "a gpusort installed without NCCL gave gpusort::distributed, or did "
+                        "not say why not:\n${without_output}")
+  endif()
 endif()
 
 # Where NCCL cannot be found any more, asking for the component fails and says why (not
