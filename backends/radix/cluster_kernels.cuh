@@ -17,6 +17,7 @@
 #pragma once
 
 #include <gpusort/detail/policies/key_traits.cuh>
+#include "../common/launch_bounds.cuh"
 #include "../common/ordered_bits.cuh"
 #include "../common/striped_tile.cuh"
 #include "../common/tiles.cuh"
@@ -55,8 +56,8 @@ struct cluster_shape {
                                               : fitting_items;
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int max_blocks = ClusterTiling::knobs.max_cluster_blocks;
-  static constexpr int min_blocks_per_multiprocessor =
-      ClusterTiling::knobs.min_blocks_per_multiprocessor;
+  static constexpr int min_blocks_per_multiprocessor = backends::min_blocks_per_multiprocessor(
+      ClusterTiling::knobs.min_blocks_per_multiprocessor, block_threads);
   static constexpr int digit_bits = ClusterTiling::knobs.digit_bits;
   static constexpr int digits = 1 << digit_bits;
   static constexpr int passes = pass_count(traits::bits, digit_bits);

@@ -12,7 +12,6 @@
 
 #include <gpusort/detail/device_facts.cuh>
 #include <gpusort/detail/per_device.cuh>
-#include <gpusort/detail/policies/comparator_traits.cuh>
 #include <gpusort/sort_request.cuh>
 #include "cluster_dispatch.cuh"
 #include "cluster_kernels.cuh"
