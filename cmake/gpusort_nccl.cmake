@@ -23,7 +23,6 @@ if(gpusort_have_nccl)
     $<BUILD_INTERFACE:${NCCL_LIBRARY}> $<INSTALL_INTERFACE:gpusort::nccl>)
   target_compile_definitions(gpusort_distributed INTERFACE GPUSORT_WITH_NCCL=1)
   get_filename_component(gpusort_nccl_library_dir ${NCCL_LIBRARY} DIRECTORY)
-  set(gpusort_nccl_include_dir ${NCCL_INCLUDE_DIR})
 elseif(GPUSORT_WITH_NCCL)
   # A project that includes gpusort gets only the target: name only that.
   set(gpusort_without_nccl "gpusort::distributed")
