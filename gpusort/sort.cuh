@@ -2,6 +2,7 @@
 //
 //   gpusort::sort(gpusort::par.on(stream), keys.begin(), keys.end());
 //   gpusort::stable_sort_by_key(gpusort::radix, keys, keys + n, values, gpusort::greater<>{});
+//   gpusort::segmented_sort(gpusort::par, keys, keys + n, offsets, offsets + segments + 1);
 //
 // Every call checks its arguments, unwraps iterators to raw device pointers, and hands a
 // gpusort::sort_request to the policy's backend_sort overload (built-in or user-defined,
@@ -100,3 +101,5 @@ void stable_sort_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last,
 }
 
 }  // namespace gpusort
+
+#include "segmented_sort.cuh"  // many independent sorts in one call

@@ -31,19 +31,16 @@ template <class Shape, class Key, class Value>
 using tile_storage_t = tile_sort_storage<Shape::tile_threads, Shape::tile_items_per_thread, Key,
                                          has_values_v<Value>>;
 
-// Grid: one block per tile. Reads in_*, writes out_*; they may be the same buffers. The block
-// of tile 0 clears find_splits' flag (null when there are no merge passes), saving a launch.
+// One tile's sort by the whole block: the keys (and values) at `tile` of in_* into the same
+// positions of out_*, which may be the same buffers. Every thread of the block calls it.
 template <class Shape, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
-    sort_tiles(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-               std::size_t n, unsigned* splits_disagreed, Compare comp) {
+__device__ __forceinline__ void sort_tile(tile_storage_t<Shape, Key, Value>& shared,
+                                          const tile_bounds& tile, const Key* in_keys,
+                                          Key* out_keys, const Value* in_values,
+                                          Value* out_values, const Compare& comp) {
   constexpr bool has_values = has_values_v<Value>;
   constexpr int items = Shape::tile_items_per_thread;
   using sorter_t = tile_sorter<Shape::tile_threads, items, Key, has_values, Compare>;
-  auto& shared = block_shared<tile_storage_t<Shape, Key, Value>>();
-  if (splits_disagreed != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
-
-  const tile_bounds tile = tile_of(blockIdx.x, Shape::tile_items, n);
   const std::size_t value_offset = has_values ? tile.begin : 0;  // no values: null pointers
   sorter_t sorter{shared, tile.count, comp};
   Key keys[items];
@@ -65,6 +62,18 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
   else
     sorter.store(keys, source, out_keys + tile.begin, in_values + value_offset,
                  out_values + value_offset);
+}
+
+// Grid: one block per tile. Reads in_*, writes out_*; they may be the same buffers. The block
+// of tile 0 clears find_splits' flag (null when there are no merge passes), saving a launch.
+template <class Shape, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
+    sort_tiles(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
+               std::size_t n, unsigned* splits_disagreed, Compare comp) {
+  auto& shared = block_shared<tile_storage_t<Shape, Key, Value>>();
+  if (splits_disagreed != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
+  sort_tile<Shape>(shared, tile_of(blockIdx.x, Shape::tile_items, n), in_keys, out_keys,
+                   in_values, out_values, comp);
 }
 
 // Grid: one thread per merge block, Shape::split_search_threads per launch block, each
@@ -119,7 +128,7 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   const merge_block_range range = merge_block_of(blockIdx.x, run_width, Shape::chunk_items, n);
   if (range.diagonal_begin == range.diagonal_end) return;  // the whole block: no barrier yet
   wait_for_previous_kernel();
-  const merge_pieces pieces = find_pieces(range, splits, disagreed);
+  const merge_pieces pieces = find_pieces(range, blockIdx.x, splits, disagreed);
   if (pieces.count == Shape::chunk_items)
     merge_block<Shape, Key, Value, Compare, true>{shared, pieces, comp}.run(
         in_keys, out_keys, in_values, out_values);

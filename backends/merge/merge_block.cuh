@@ -44,16 +44,17 @@ struct merge_pieces {
   }
 };
 
-// The block's piece of each run: from its split to the next block's, or to the end of run a
-// when it is the pair's last block. Not for an empty block (diagonal_begin == diagonal_end).
+// Merge block `block`'s piece of each run: from its split to the next block's, or to the end
+// of run a when it is the pair's last block. Not for an empty block (diagonal_begin ==
+// diagonal_end).
 __device__ __forceinline__ merge_pieces find_pieces(const merge_block_range& range,
-                                                    const std::size_t* splits,
+                                                    std::size_t block, const std::size_t* splits,
                                                     const unsigned* disagreed) {
   const std::size_t pair_count = range.a_count + range.b_count;
   const int count = int(range.diagonal_end - range.diagonal_begin);
-  std::size_t a_from = splits[blockIdx.x];
+  std::size_t a_from = splits[block];
   const std::size_t a_to =
-      range.diagonal_end == pair_count ? range.a_count : splits[blockIdx.x + 1];
+      range.diagonal_end == pair_count ? range.a_count : splits[block + 1];
   // Splits that disagree (see find_splits) cut no pieces: the block's whole range of the
   // input, a run a that reaches into b, is its "piece of a", and the merge copies it in order.
   const bool pass_through = *disagreed != 0 || !splits_agree(std::size_t(0), a_from,

@@ -1,0 +1,180 @@
+// Host side of the segmented sort: one temporary allocation sized from n and the segment count
+// alone (the offsets stay on the device: no synchronisation, so the call can be captured into
+// a CUDA graph), then the kernels of kernels.cuh. Every launch that the sizes known on the host
+// rule out is left out: no class whose segments cannot fit in n keys (no multi-block
+// machinery where n fits one tile). Launches for the multi-block segments' passes
+// are sized for the worst case the host can bound and find their work on the device.
+#pragma once
+
+#include <gpusort/detail/offsets_report.cuh>
+#include <gpusort/error.cuh>
+#include <gpusort/segmented_sort_request.cuh>
+#include "../common/kernel_setup.cuh"
+#include "../common/resident_grid.cuh"
+#include "../merge/shapes.cuh"
+#include "kernels.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace gpusort::backends::segmented {
+
+// The small block: Tuning's tile shape on small_block_threads threads.
+inline constexpr int small_block_threads = 64;
+
+template <class Tuning>
+struct small_block_tuning {
+  static constexpr auto knobs = [] {
+    auto k = Tuning::knobs;
+    k.tile_threads = small_block_threads;
+    // Registers as for the tile: about 85 per thread on a 64 K register file.
+    k.tile_blocks_per_multiprocessor = k.tile_blocks_per_multiprocessor * k.tile_threads /
+                                       small_block_threads;
+    return k;
+  }();
+};
+
+// Kernel with `shape`'s tile in dynamic shared memory where it needs it.
+template <auto Kernel, class Storage>
+int tile_shared_bytes(const char* doing) {
+  constexpr int bytes = dynamic_shared_bytes<Storage>;
+  if constexpr (bytes > 0) allow_dynamic_shared_memory<Kernel, bytes>(doing);
+  return bytes;
+}
+
+// Sorts every segment of the request by its comparator, stably (the warp ranks, the tiles and
+// the merges all keep equal keys in order). With a comparator that is no strict weak ordering
+// each segment ends up a permutation of itself. Tuning: the comparison sort's knobs.
+template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
+void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+  using block_shape = merge::merge_shape<Tuning, Key>;
+  using small_shape = merge::merge_shape<small_block_tuning<Tuning>, Key>;
+  constexpr int tile_items = block_shape::tile_items;
+  constexpr int chunk_items = block_shape::chunk_items;
+  using buffers_t = segment_buffers<Key, Value>;
+  constexpr bool has_values = has_values_v<Value>;
+
+  const std::size_t n = request.count;
+  const std::size_t segment_count = request.segment_count;
+  const cudaStream_t stream = request.stream;
+  const class_limits limits{std::size_t(small_shape::tile_items),
+                            std::size_t(tile_items)};
+  std::size_t room[class_count];
+  for (int c = 0; c < class_count; ++c) room[c] = most_segments_of(c, n, segment_count, limits);
+  const bool multi_block = room[in_blocks] > 0;
+  const int passes = multi_block ? merge::merge_pass_count(n, tile_items) : 0;
+
+  // Everything is allocated before the input is touched.
+  storage_plan layout;
+  const std::size_t header_at = layout.reserve<segment_plan_header>(1);
+  std::size_t list_at[class_count];
+  for (int c = 0; c < class_count; ++c) list_at[c] = layout.reserve<unsigned>(room[c]);
+  const std::size_t alternate_keys_at = layout.reserve<Key>(multi_block ? n : 0);
+  const std::size_t alternate_values_at = layout.reserve<Value>(multi_block && has_values ? n : 0);
+  const std::size_t table_entries = multi_block ? room[in_blocks] + 1 : 0;
+  const std::size_t first_tiles_at = layout.reserve<std::size_t>(table_entries);
+  const std::size_t first_merge_blocks_at =
+      layout.reserve<std::size_t>(table_entries * std::size_t(passes));
+  const std::size_t most_blocks =
+      passes > 0 ? most_merge_blocks(n, tile_items, 0, chunk_items) : 0;
+  const std::size_t splits_at = layout.reserve<std::size_t>(most_blocks);
+  const std::size_t disagreed_at = layout.reserve<unsigned>(multi_block ? 1 : 0);
+  temporary_storage storage(request.allocator, layout.total_bytes(), stream);
+
+  auto* header = storage.at<segment_plan_header>(header_at);
+  class_lists lists{};
+  for (int c = 0; c < class_count; ++c) {
+    lists.list[c] = storage.at<unsigned>(list_at[c]);
+    lists.room[c] = room[c];
+  }
+  const buffers_t buffers{request.keys, multi_block ? storage.at<Key>(alternate_keys_at) : nullptr,
+                          request.values,
+                          multi_block && has_values ? storage.at<Value>(alternate_values_at)
+                                                    : nullptr};
+  std::size_t* first_tiles = multi_block ? storage.at<std::size_t>(first_tiles_at) : nullptr;
+  std::size_t* first_merge_blocks = storage.at<std::size_t>(first_merge_blocks_at);
+  auto* splits = storage.at<std::size_t>(splits_at);
+  unsigned* disagreed = storage.at<unsigned>(disagreed_at);
+  unsigned long long* report = detail::offsets_report_of(detail::current_device()).device;
+  const Offset* begins = request.begin_offsets;
+  const Offset* ends = request.end_offsets;
+  const Compare& comp = request.comp;
+
+  detail::check_cuda(cudaMemsetAsync(header, 0, sizeof(segment_plan_header), stream),
+                     "segmented sort: clearing the plan");
+  classify_segments<Offset>
+      <<<resident_grid<classify_segments<Offset>, classify_threads>(
+             tile_count(segment_count, classify_threads)),
+         classify_threads, 0, stream>>>(begins, ends, segment_count, n, limits, lists, header,
+                                        report);
+  detail::check_launch("segmented sort: classify_segments");
+  plan_multi_block<Offset><<<1, plan_threads, 0, stream>>>(
+      begins, ends, n, header, lists.list[in_blocks], room[in_blocks], tile_items, passes,
+      chunk_items, first_tiles, first_merge_blocks, report);
+  detail::check_launch("segmented sort: plan_multi_block");
+
+  const auto sort_in_groups = [&](auto lanes, auto slots, int cls) {
+    if (room[cls] == 0) return;
+    constexpr auto kernel =
+        sort_segments_in_groups<decltype(lanes)::value, decltype(slots)::value, Key, Value,
+                                Offset, Compare>;
+    constexpr int segments_per_block = warp_sort_threads;  // 32 per warp
+    kernel<<<resident_grid<kernel, warp_sort_threads>(tile_count(room[cls], segments_per_block)),
+             warp_sort_threads, 0, stream>>>(request.keys, request.values, begins, ends, n,
+                                             header, lists.list[cls], cls, comp);
+    detail::check_launch("segmented sort: sort_segments_in_groups");
+  };
+  using one = std::integral_constant<int, 1>;
+  sort_in_groups(std::integral_constant<int, 4>{}, one{}, in_group_of_4);
+  sort_in_groups(std::integral_constant<int, 8>{}, one{}, in_group_of_8);
+  sort_in_groups(std::integral_constant<int, 16>{}, one{}, in_group_of_16);
+  sort_in_groups(std::integral_constant<int, 32>{}, one{}, in_group_of_32);
+  sort_in_groups(std::integral_constant<int, 32>{}, std::integral_constant<int, 2>{}, in_warp);
+  const auto sort_in_blocks = [&](auto shape, int cls, const char* name) {
+    using shape_t = decltype(shape);
+    if (room[cls] == 0) return;
+    constexpr auto kernel = sort_segments_in_blocks<shape_t, Key, Value, Offset, Compare>;
+    const int shared_bytes =
+        tile_shared_bytes<kernel, merge::tile_storage_t<shape_t, Key, Value>>(name);
+    kernel<<<resident_grid<kernel, shape_t::tile_threads>(room[cls]), shape_t::tile_threads,
+             shared_bytes, stream>>>(request.keys, request.values, begins, ends, n, header,
+                                     lists.list[cls], cls, comp);
+    detail::check_launch(name);
+  };
+  sort_in_blocks(small_shape{}, in_small_block, "segmented sort: sort_segments_in_blocks (small)");
+  sort_in_blocks(block_shape{}, in_block, "segmented sort: sort_segments_in_blocks");
+  if (!multi_block) return;
+
+  const unsigned* multi_list = lists.list[in_blocks];
+  {
+    constexpr auto kernel = sort_segment_tiles<block_shape, Key, Value, Offset, Compare>;
+    const int shared_bytes = tile_shared_bytes<kernel, merge::tile_storage_t<block_shape, Key, Value>>(
+        "segmented sort: allowing the tile its shared memory");
+    kernel<<<resident_grid<kernel, block_shape::tile_threads>(
+                 most_multi_block_tiles(n, tile_items)),
+             block_shape::tile_threads, shared_bytes, stream>>>(
+        buffers, begins, ends, n, header, multi_list, first_tiles, disagreed, comp);
+    detail::check_launch("segmented sort: sort_segment_tiles");
+  }
+  constexpr auto merge_kernel = merge_segment_runs<block_shape, Key, Value, Offset, Compare>;
+  for (int pass = 0; pass < passes; ++pass) {
+    const std::size_t* first_blocks = first_merge_blocks + std::size_t(pass) * table_entries;
+    const std::size_t bound = most_merge_blocks(n, tile_items, pass, chunk_items);
+    launch_dependent(find_segment_splits<block_shape, Key, Value, Offset, Compare>,
+                     unsigned(tile_count(bound, block_shape::split_searches_per_block)),
+                     block_shape::split_search_threads, stream,
+                     "segmented sort: find_segment_splits", buffers, begins, ends, n,
+                     static_cast<const segment_plan_header*>(header), multi_list, first_blocks,
+                     tile_items, pass, splits, disagreed, comp);
+    launch_dependent(merge_kernel, resident_grid<merge_kernel, block_shape::merge_threads>(bound),
+                     block_shape::merge_threads, stream, "segmented sort: merge_segment_runs",
+                     buffers, begins, ends, n, static_cast<const segment_plan_header*>(header),
+                     multi_list, first_blocks, tile_items, pass,
+                     static_cast<const std::size_t*>(splits),
+                     static_cast<const unsigned*>(disagreed), comp);
+  }
+}
+
+}  // namespace gpusort::backends::segmented

@@ -1,0 +1,412 @@
+// Kernels of the segmented sort, in the order they run (dispatch.cuh launches them):
+//   classify_segments   one thread per segment: checks its offsets and appends it to the
+//                       list of its class (classes.cuh), one atomic per warp and class
+//   plan_multi_block    one block: checks that the segments fit in the keys, then, for the
+//                       segments that need several blocks, numbers their tiles and each pass's
+//                       merge blocks (prefix sums: a virtual block finds its segment by binary
+//                       search)
+//   sort_segments_in_groups   a group of 4 to 32 lanes per segment of at most 64 keys: each
+//                             key's rank by comparing it with every other
+//   sort_segments_in_blocks   a block per segment of at most one tile: the comparison sort's
+//                             tile sort (merge/tile_sort.cuh), in place
+//   sort_segment_tiles, then per pass find_segment_splits and merge_segment_runs: the
+//   comparison sort's tiles and merge passes (merge/kernels.cuh), over virtual blocks that
+//   each belong to one segment.
+// Every sorting kernel first checks the plan: bad offsets (or segments whose sizes add up to
+// more than the keys, which overlap) leave keys and values as they were.
+#pragma once
+
+#include <gpusort/detail/offsets_report.cuh>
+#include "../common/block_shared.cuh"
+#include "../common/dependent_launch.cuh"
+#include "../merge/kernels.cuh"
+#include "classes.cuh"
+
+#include <cub/block/block_scan.cuh>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace gpusort::backends::segmented {
+
+// The segmented sort's state on the device, cleared by one memset per call.
+struct segment_plan_header {
+  unsigned long long total_size;  // the segments' sizes, added up
+  unsigned count[class_count];    // each class list's length
+  unsigned bad;                   // some segment's offsets are bad
+};
+
+// The class lists: segment indices (unsigned: at most 2^32 - 1 segments per call).
+struct class_lists {
+  unsigned* list[class_count];
+  std::size_t room[class_count];
+};
+
+// A segment's keys: [begin, begin + size), or bad.
+struct segment_span {
+  std::size_t begin;
+  std::size_t size;
+  bool bad;
+};
+
+template <class Offset>
+__device__ __forceinline__ segment_span span_of(const Offset* begins, const Offset* ends,
+                                                std::size_t segment, std::size_t n) {
+  const Offset begin = begins[segment];
+  const Offset end = ends[segment];
+  bool bad = false;
+  if constexpr (std::is_signed_v<Offset>) bad = begin < 0 || end < 0;
+  const auto first = static_cast<unsigned long long>(begin);
+  const auto last = static_cast<unsigned long long>(end);
+  bad = bad || last < first || last > n;
+  return {std::size_t(first), bad ? 0 : std::size_t(last - first), bad};
+}
+
+// Whether the plan forbids sorting: bad offsets, or segments that overlap.
+__device__ __forceinline__ bool plan_refused(const segment_plan_header& header, std::size_t n) {
+  return header.bad != 0 || header.total_size > n;
+}
+
+__device__ __forceinline__ void report_bad_segment(unsigned long long* report,
+                                                   unsigned long long segment) {
+  *reinterpret_cast<volatile unsigned long long*>(report) = segment;
+}
+
+inline constexpr int classify_threads = 256;
+
+// Grid: any number of blocks of classify_threads, looping over the segments.
+template <class Offset>
+__global__ void __launch_bounds__(classify_threads)
+    classify_segments(const Offset* begins, const Offset* ends, std::size_t segment_count,
+                      std::size_t n, class_limits limits, class_lists lists,
+                      segment_plan_header* header, unsigned long long* report) {
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned lanes_before = (1u << lane) - 1;
+  const std::size_t stride = std::size_t(gridDim.x) * classify_threads;
+  unsigned long long total_size = 0;  // this thread's segments' sizes
+  // The same trip count for the whole block: every lane takes part in the ballots.
+  for (std::size_t first = std::size_t(blockIdx.x) * classify_threads; first < segment_count;
+       first += stride) {
+    const std::size_t segment = first + threadIdx.x;
+    const bool active = segment < segment_count;
+    const segment_span span =
+        active ? span_of(begins, ends, segment, n) : segment_span{0, 0, false};
+    if (span.bad) {
+      header->bad = 1;
+      report_bad_segment(report, segment);
+    }
+    const int cls = active && !span.bad ? class_of(span.size, limits) : no_class;
+    total_size += span.size;
+#pragma unroll
+    for (int c = 0; c < class_count; ++c) {
+      const unsigned members = __ballot_sync(~0u, cls == c);
+      if (members == 0) continue;
+      const int leader = __ffs(members) - 1;
+      unsigned at = 0;
+      if (int(lane) == leader) at = atomicAdd(&header->count[c], unsigned(__popc(members)));
+      at = __shfl_sync(~0u, at, leader) + unsigned(__popc(members & lanes_before));
+      // Past the room only where segments overlap (sizes add up to more than n): the plan
+      // then refuses, and nothing reads the list.
+      if (cls == c && at < lists.room[c]) lists.list[c][at] = unsigned(segment);
+    }
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2)
+    total_size += __shfl_down_sync(~0u, total_size, offset);
+  if (lane == 0 && total_size > 0) atomicAdd(&header->total_size, total_size);
+}
+
+inline constexpr int plan_threads = 512;
+
+// Grid: one block of plan_threads. Refuses segments that overlap; numbers the tiles of the
+// multi-block segments (first_tiles, room + 1 entries) and each pass's merge blocks
+// (first_merge_blocks + pass * (room + 1)); entry [count] of each is the total.
+template <class Offset>
+__global__ void __launch_bounds__(plan_threads)
+    plan_multi_block(const Offset* begins, const Offset* ends, std::size_t n,
+                     segment_plan_header* header, const unsigned* multi_block_list,
+                     std::size_t room, int tile_items, int passes, int chunk,
+                     std::size_t* first_tiles, std::size_t* first_merge_blocks,
+                     unsigned long long* report) {
+  using scan_t = cub::BlockScan<std::size_t, plan_threads>;
+  __shared__ typename scan_t::TempStorage scan_storage;
+  if (header->bad != 0) return;
+  if (header->total_size > n) {
+    if (threadIdx.x == 0) report_bad_segment(report, detail::overlapping_segments);
+    return;
+  }
+  if (first_tiles == nullptr) return;  // no segment can need several blocks
+  const std::size_t segments = header->count[in_blocks];
+  // Table -1: tiles; table p >= 0: pass p's merge blocks.
+  for (int table = -1; table < passes; ++table) {
+    std::size_t* first = table < 0 ? first_tiles : first_merge_blocks + table * (room + 1);
+    std::size_t running = 0;
+    for (std::size_t chunk_begin = 0; chunk_begin < segments; chunk_begin += plan_threads) {
+      const std::size_t j = chunk_begin + threadIdx.x;
+      std::size_t blocks = 0;
+      if (j < segments) {
+        const std::size_t size = span_of(begins, ends, multi_block_list[j], n).size;
+        blocks = table < 0 ? tile_count(size, tile_items)
+                           : merge_blocks_of_segment(size, tile_items, table, chunk);
+      }
+      std::size_t before = 0;
+      std::size_t chunk_total = 0;
+      scan_t(scan_storage).ExclusiveSum(blocks, before, chunk_total);
+      if (j < segments) first[j] = running + before;
+      running += chunk_total;
+      __syncthreads();  // scan_storage is reused
+    }
+    if (threadIdx.x == 0) first[segments] = running;
+  }
+}
+
+inline constexpr int warp_sort_threads = 256;
+
+// Grid: any number of blocks of warp_sort_threads, for the class whose segments hold at most
+// Lanes x Slots keys: groups of Lanes lanes, each sorting one segment, Slots keys per lane (at
+// positions lane + Lanes x slot). Each warp takes the class's segments 32 at a time: one load
+// per lane finds all 32 segments' offsets, a round trip per batch and not per segment.
+// A key's rank: the keys before it that it does not go strictly before, and the keys after
+// it that go strictly before it (stable); about Lanes x Slots comparisons per key, cheap
+// where groups are as narrow as their segments. Ranks that collide (a comparator that is no
+// strict weak ordering) leave that segment as it was.
+template <int Lanes, int Slots, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(warp_sort_threads)
+    sort_segments_in_groups(Key* keys, Value* values, const Offset* begins, const Offset* ends,
+                            std::size_t n, const segment_plan_header* header,
+                            const unsigned* list, int cls, Compare comp) {
+  constexpr int warps = warp_sort_threads / 32;
+  constexpr int groups = 32 / Lanes;
+  constexpr int most_keys = Lanes * Slots;
+  constexpr bool has_values = has_values_v<Value>;
+  __shared__ Key staged[warps][32 * Slots];
+  __shared__ unsigned char holder[warps][32 * Slots];
+  if (plan_refused(*header, n)) return;
+  const std::size_t count = header->count[cls];
+  const int warp = int(threadIdx.x) / 32;
+  const int lane = int(threadIdx.x) % 32;
+  const int group = lane / Lanes;
+  const int member = lane % Lanes;
+  const int base = group * most_keys;  // the group's part of staged and holder
+  const unsigned group_lanes_mask = (Lanes == 32 ? ~0u : (1u << Lanes) - 1) << (group * Lanes);
+  for (std::size_t batch = (std::size_t(blockIdx.x) * warps + warp) * 32; batch < count;
+       batch += std::size_t(gridDim.x) * warps * 32) {
+    const int batch_size = count - batch < 32 ? int(count - batch) : 32;
+    const segment_span lane_span =
+        lane < batch_size ? span_of(begins, ends, list[batch + lane], n) : segment_span{};
+    for (int first = 0; first < batch_size; first += groups) {
+      const int mine = first + group;  // this group's segment in the batch
+      const std::size_t begin = __shfl_sync(~0u, lane_span.begin, mine < 32 ? mine : 0);
+      const int shuffled_size = __shfl_sync(~0u, int(lane_span.size), mine < 32 ? mine : 0);
+      const int size = mine < batch_size ? shuffled_size : 0;
+      Key key[Slots];
+      Value value[Slots];
+#pragma unroll
+      for (int slot = 0; slot < Slots; ++slot) {
+        const int position = member + Lanes * slot;
+        if (position < size) {
+          key[slot] = keys[begin + position];
+          if constexpr (has_values) value[slot] = values[begin + position];
+          staged[warp][base + position] = key[slot];
+        }
+      }
+      __syncwarp();
+      int rank[Slots] = {};
+      for (int j = 0; j < size; ++j) {
+        const Key other = staged[warp][base + j];
+#pragma unroll
+        for (int slot = 0; slot < Slots; ++slot) {
+          const int position = member + Lanes * slot;
+          rank[slot] += j < position   ? int(!comp(key[slot], other))
+                        : j > position ? int(comp(other, key[slot]))
+                                       : 0;
+        }
+      }
+#pragma unroll
+      for (int slot = 0; slot < Slots; ++slot) {
+        const int position = member + Lanes * slot;
+        if (position < size) holder[warp][base + rank[slot]] = (unsigned char)position;
+      }
+      __syncwarp();
+      bool distinct = true;
+#pragma unroll
+      for (int slot = 0; slot < Slots; ++slot) {
+        const int position = member + Lanes * slot;
+        distinct &= position >= size || holder[warp][base + rank[slot]] == position;
+      }
+      const bool group_distinct =
+          (__ballot_sync(~0u, distinct) & group_lanes_mask) == group_lanes_mask;
+      if (group_distinct) {
+#pragma unroll
+        for (int slot = 0; slot < Slots; ++slot) {
+          if (member + Lanes * slot < size) {
+            keys[begin + rank[slot]] = key[slot];
+            if constexpr (has_values) values[begin + rank[slot]] = value[slot];
+          }
+        }
+      }
+      __syncwarp();  // staged and holder are reused
+    }
+  }
+}
+
+// Grid: any number of blocks of Shape::tile_threads, looping over class `cls`'s segments;
+// each is sorted in place as one tile of Shape.
+template <class Shape, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
+    sort_segments_in_blocks(Key* keys, Value* values, const Offset* begins, const Offset* ends,
+                            std::size_t n, const segment_plan_header* header,
+                            const unsigned* list, int cls, Compare comp) {
+  auto& shared = block_shared<merge::tile_storage_t<Shape, Key, Value>>();
+  if (plan_refused(*header, n)) return;
+  const std::size_t count = header->count[cls];
+  for (std::size_t i = blockIdx.x; i < count; i += gridDim.x) {
+    const segment_span span = span_of(begins, ends, list[i], n);
+    const std::size_t value_offset = has_values_v<Value> ? span.begin : 0;
+    merge::sort_tile<Shape>(shared, tile_bounds{0, int(span.size)}, keys + span.begin,
+                            keys + span.begin, values + value_offset, values + value_offset,
+                            comp);
+    __syncthreads();  // shared memory is reused
+  }
+}
+
+// The buffers a multi-block segment ping-pongs between.
+template <class Key, class Value>
+struct segment_buffers {
+  Key* keys;
+  Key* alternate_keys;
+  Value* values;
+  Value* alternate_values;
+};
+
+// A virtual block's segment: its keys and the passes it needs.
+struct owned_segment {
+  std::size_t index;  // into the class list
+  segment_span span;
+  int passes;
+};
+
+template <class Offset>
+__device__ __forceinline__ owned_segment segment_of_block(
+    const Offset* begins, const Offset* ends, std::size_t n, const unsigned* list,
+    std::size_t segments, const std::size_t* first_blocks, std::size_t block, int tile_items) {
+  const std::size_t j = owner_of(first_blocks, segments, block);
+  const segment_span span = span_of(begins, ends, list[j], n);
+  return {j, span, merge::merge_pass_count(span.size, std::size_t(tile_items))};
+}
+
+// Grid: any number of blocks of Shape::tile_threads, looping over the multi-block segments'
+// tiles. Each tile goes to the buffer its segment's passes start from. Clears the passes'
+// disagreement flag.
+template <class Shape, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
+    sort_segment_tiles(segment_buffers<Key, Value> buffers, const Offset* begins,
+                       const Offset* ends, std::size_t n, const segment_plan_header* header,
+                       const unsigned* list, const std::size_t* first_tiles,
+                       unsigned* splits_disagreed, Compare comp) {
+  auto& shared = block_shared<merge::tile_storage_t<Shape, Key, Value>>();
+  if (plan_refused(*header, n)) return;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
+  const std::size_t segments = header->count[in_blocks];
+  const std::size_t tiles = first_tiles[segments];
+  for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const owned_segment owned = segment_of_block(begins, ends, n, list, segments, first_tiles,
+                                                 tile, Shape::tile_items);
+    const bool to_alternate = tiles_go_to_alternate(owned.passes);
+    const std::size_t begin = owned.span.begin;
+    const std::size_t value_offset = has_values_v<Value> ? begin : 0;
+    merge::sort_tile<Shape>(
+        shared, tile_of(tile - first_tiles[owned.index], Shape::tile_items, owned.span.size),
+        buffers.keys + begin, (to_alternate ? buffers.alternate_keys : buffers.keys) + begin,
+        buffers.values + value_offset,
+        (to_alternate ? buffers.alternate_values : buffers.values) + value_offset, comp);
+    __syncthreads();  // shared memory is reused
+  }
+}
+
+// Grid: one thread per merge block of the pass (at most the host's bound), each launch block
+// also searching the first merge block of the next, as merge::find_splits does.
+template <class Shape, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(Shape::split_search_threads)
+    find_segment_splits(segment_buffers<Key, Value> buffers, const Offset* begins,
+                        const Offset* ends, std::size_t n, const segment_plan_header* header,
+                        const unsigned* list, const std::size_t* first_blocks, int tile_items,
+                        int pass, std::size_t* splits, unsigned* disagreed, Compare comp) {
+  constexpr int searches_per_block = Shape::split_searches_per_block;
+  __shared__ std::size_t found[Shape::split_search_threads];
+  wait_for_previous_kernel();
+  let_next_kernel_start();
+  if (plan_refused(*header, n)) return;
+  const std::size_t segments = header->count[in_blocks];
+  const std::size_t blocks = first_blocks[segments];
+  const int thread = int(threadIdx.x);
+  const std::size_t block = std::size_t(blockIdx.x) * searches_per_block + std::size_t(thread);
+  const bool searching = block < blocks;
+  owned_segment owned{};
+  merge::merge_block_range range{};
+  const std::size_t run_width = std::size_t(tile_items) << pass;
+  if (searching) {
+    owned = segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
+    range = merge::merge_block_of(block - first_blocks[owned.index], run_width,
+                                  Shape::chunk_items, owned.span.size);
+    const Key* in = pass_reads_alternate(owned.passes, pass) ? buffers.alternate_keys
+                                                              : buffers.keys;
+    const Key* a = in + owned.span.begin + range.begin;
+    found[thread] = merge::merge_path_split(a, range.a_count, a + range.a_count, range.b_count,
+                                            range.diagonal_begin, comp);
+  }
+  __syncthreads();
+  if (!searching || thread == searches_per_block) return;
+  splits[block] = found[thread];
+  if (block + 1 < blocks && first_blocks[owned.index + 1] > block + 1) {  // same segment
+    const merge::merge_block_range next =
+        merge::merge_block_of(block + 1 - first_blocks[owned.index], run_width,
+                              Shape::chunk_items, owned.span.size);
+    if (next.begin == range.begin &&
+        !merge::splits_agree(range.diagonal_begin, found[thread], next.diagonal_begin,
+                             found[thread + 1]))
+      *disagreed = 1;
+  }
+}
+
+// Grid: any number of blocks of Shape::merge_threads, looping over the pass's merge blocks.
+template <class Shape, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(Shape::merge_threads)
+    merge_segment_runs(segment_buffers<Key, Value> buffers, const Offset* begins,
+                       const Offset* ends, std::size_t n, const segment_plan_header* header,
+                       const unsigned* list, const std::size_t* first_blocks, int tile_items,
+                       int pass, const std::size_t* splits, const unsigned* disagreed,
+                       Compare comp) {
+  using storage_t = typename merge::merge_block<Shape, Key, Value, Compare, true>::storage_t;
+  __shared__ storage_t shared;
+  wait_for_previous_kernel();
+  if (plan_refused(*header, n)) return;
+  const std::size_t segments = header->count[in_blocks];
+  const std::size_t blocks = first_blocks[segments];
+  const std::size_t run_width = std::size_t(tile_items) << pass;
+  for (std::size_t block = blockIdx.x; block < blocks; block += gridDim.x) {
+    const owned_segment owned =
+        segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
+    const merge::merge_block_range range = merge::merge_block_of(
+        block - first_blocks[owned.index], run_width, Shape::chunk_items, owned.span.size);
+    if (range.diagonal_begin == range.diagonal_end) continue;  // the same for the whole block
+    const merge::merge_pieces pieces = merge::find_pieces(range, block, splits, disagreed);
+    const bool from_alternate = pass_reads_alternate(owned.passes, pass);
+    const std::size_t begin = owned.span.begin;
+    const std::size_t value_offset = has_values_v<Value> ? begin : 0;
+    const Key* in_keys = (from_alternate ? buffers.alternate_keys : buffers.keys) + begin;
+    Key* out_keys = (from_alternate ? buffers.keys : buffers.alternate_keys) + begin;
+    const Value* in_values =
+        (from_alternate ? buffers.alternate_values : buffers.values) + value_offset;
+    Value* out_values = (from_alternate ? buffers.values : buffers.alternate_values) + value_offset;
+    if (pieces.count == Shape::chunk_items)
+      merge::merge_block<Shape, Key, Value, Compare, true>{shared, pieces, comp}.run(
+          in_keys, out_keys, in_values, out_values);
+    else
+      merge::merge_block<Shape, Key, Value, Compare, false>{shared, pieces, comp}.run(
+          in_keys, out_keys, in_values, out_values);
+    __syncthreads();  // shared memory is reused
+  }
+}
+
+}  // namespace gpusort::backends::segmented

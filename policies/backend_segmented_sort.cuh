@@ -1,0 +1,115 @@
+// The built-in policies' overloads of backend_segmented_sort: how each policy sorts segments.
+// User policies add their own overload in their own namespace (found by ADL), or get a
+// compile-time error saying that they take no segmented requests.
+//
+// Every built-in policy sorts segments with the segmented comparison sort
+// (backends/segmented/): a warp, a block or several blocks per segment by its size. Radix keys
+// ordered by less/greater (par, radix, bucket_bitonic) are compared in the radix order, so
+// that each segment comes out as the radix sort would leave it (stable; floats: -0.0 equal to
+// +0.0, NaNs after +inf); merge and par with any other comparator use the comparator.
+#pragma once
+
+#include <gpusort/detail/backends/common/ordered_bits.cuh>
+#include <gpusort/detail/backends/segmented/dispatch.cuh>
+#include <gpusort/execution_policy.cuh>
+#include <gpusort/segmented_sort_request.cuh>
+#include "comparator_traits.cuh"
+#include "select.cuh"
+
+#include <type_traits>
+
+namespace gpusort {
+namespace detail {
+
+// Radix keys compared as the radix sort orders them.
+template <class Key, class Value, class Offset, class Compare, bool Stable>
+void segmented_sort_in_radix_order(
+    const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+  constexpr bool descending = comparator_order_v<Compare, Key> == key_order::descending;
+  using radix_order = backends::radix_order_less<Key, descending>;
+  const segmented_sort_request<Key, Value, Offset, radix_order, Stable> in_radix_order{
+      request.keys,          request.values,        request.count,
+      request.begin_offsets, request.end_offsets,   request.segment_count,
+      radix_order{},         request.stream,        request.allocator};
+  backends::segmented::sort<merge_tuning_sm90>(in_radix_order);
+}
+
+template <class Key, class Value, class Offset, class Compare, bool Stable>
+void segmented_sort_automatic(
+    const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+  if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
+    segmented_sort_in_radix_order(request);
+  } else {
+    static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
+                  "gpusort::par: no backend can sort this key type with this comparator. The "
+                  "comparison backend needs a trivially copyable, default-constructible key and "
+                  "a comparator callable on the device as bool(const Key&, const Key&).");
+    if constexpr (backend_can_serve_v<merge_backend, Key, Compare>)
+      backends::segmented::sort<merge_tuning_sm90>(request);
+  }
+}
+
+}  // namespace detail
+
+template <class Key, class Value, class Offset, class Compare, bool Stable>
+void backend_segmented_sort(const par_policy&,
+                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+  detail::segmented_sort_automatic(request);
+}
+
+template <par_strategy Strategy, class Key, class Value, class Offset, class Compare, bool Stable>
+void backend_segmented_sort(const pinned_par_policy<Strategy>&,
+                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+  detail::segmented_sort_automatic(request);
+}
+
+template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
+void backend_segmented_sort(const radix_policy<Tuning>&,
+                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+  static_assert(backend_can_serve_v<radix_backend, Key, Compare>,
+                "gpusort::radix sorts keys that have gpusort::radix_key_traits (arithmetic "
+                "types, __half, __nv_bfloat16, or your type via radix_members) ordered by "
+                "gpusort::less/greater (or thrust::/cuda::std:: less/greater). For any other "
+                "comparator use the comparison backend, gpusort::merge.");
+  if constexpr (backend_can_serve_v<radix_backend, Key, Compare>)
+    detail::segmented_sort_in_radix_order(request);
+}
+
+template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
+void backend_segmented_sort(const bucket_bitonic_policy<Tuning>&,
+                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+  static_assert(backend_can_serve_v<bucket_bitonic_backend, Key, Compare>,
+                "gpusort::bucket_bitonic sorts keys that have gpusort::radix_key_traits "
+                "(arithmetic types, __half, __nv_bfloat16, or your type via radix_members) "
+                "ordered by gpusort::less/greater (or thrust::/cuda::std:: less/greater). For "
+                "any other comparator use the comparison backend, gpusort::merge.");
+  static_assert(!Stable,
+                "gpusort::bucket_bitonic is not stable: for stable_segmented_sort use "
+                "gpusort::radix (radix keys) or gpusort::merge.");
+  if constexpr (backend_can_serve_v<bucket_bitonic_backend, Key, Compare> && !Stable)
+    detail::segmented_sort_in_radix_order(request);
+}
+
+template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
+void backend_segmented_sort(const merge_policy<Tuning>&,
+                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+  static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
+                "gpusort::merge sorts trivially copyable, default-constructible keys with a "
+                "comparator callable on the device as bool(const Key&, const Key&) that is a "
+                "strict weak ordering.");
+  if constexpr (backend_can_serve_v<merge_backend, Key, Compare>)
+    backends::segmented::sort<Tuning>(request);
+}
+
+// Chosen only when no overload matches the policy more closely.
+template <class Policy, class Request>
+void backend_segmented_sort(const execution_policy<Policy>&, const Request&) {
+  static_assert(detail::always_false_v<Policy, Request>,
+                "gpusort: this policy takes no segmented sorts. A user-defined policy that "
+                "does needs, in its own namespace, `template <class K, class V, class O, class "
+                "C, bool S> void backend_segmented_sort(const my_policy&, const "
+                "gpusort::segmented_sort_request<K, V, O, C, S>&);` (see README, segmented "
+                "sort).");
+}
+
+}  // namespace gpusort
