@@ -12,7 +12,13 @@ int main() {
   }
   thrust::device_vector<int> keys{3, -1, 2};
   gpusort::sort(gpusort::par, keys.begin(), keys.end());
-  const bool sorted = keys[0] == -1 && keys[1] == 2 && keys[2] == 3;
+  // Segments [0, 1) and [1, 3): the second sorted on its own.
+  thrust::device_vector<int> segment_keys{5, 9, 4};
+  thrust::device_vector<int> offsets{0, 1, 3};
+  gpusort::segmented_sort(gpusort::par, segment_keys.begin(), segment_keys.end(),
+                          offsets.begin(), offsets.end());
+  const bool sorted = keys[0] == -1 && keys[1] == 2 && keys[2] == 3 && segment_keys[0] == 5 &&
+                      segment_keys[1] == 4 && segment_keys[2] == 9;
   std::puts(sorted ? "sorted" : "NOT SORTED");
   return sorted ? 0 : 1;
 }

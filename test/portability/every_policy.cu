@@ -27,3 +27,13 @@ void sort_with_every_policy(std::uint32_t* keys, std::uint64_t* wide, int* signe
   gpusort::sort(gpusort::par, signed_keys, signed_keys + n,
                 [] __device__(int a, int b) { return a % 7 < b % 7; });
 }
+
+void segmented_sort_with_every_policy(std::uint32_t* keys, std::uint64_t* wide,
+                                      int* signed_keys, float* values, std::size_t n,
+                                      const int* offsets, std::size_t segments) {
+  gpusort::segmented_sort(gpusort::par, keys, keys + n, offsets, offsets + segments + 1);
+  gpusort::stable_segmented_sort_by_key(gpusort::radix, wide, wide + n, values, offsets,
+                                        offsets + 1, segments);
+  gpusort::segmented_sort(gpusort::merge, signed_keys, signed_keys + n, offsets,
+                          offsets + segments + 1, by_magnitude{});
+}
