@@ -3,16 +3,20 @@
 // compile-time error saying that they take no segmented requests.
 //
 // Every built-in policy sorts segments with the segmented comparison sort
-// (backends/segmented/): a warp, a block or several blocks per segment by its size. Radix keys
-// ordered by less/greater (par, radix, bucket_bitonic) are compared in the radix order, so
-// that each segment comes out as the radix sort would leave it (stable; floats: -0.0 equal to
-// +0.0, NaNs after +inf); merge and par with any other comparator use the comparator.
+// (backends/segmented/): a group of lanes, a warp, a block or several blocks per segment by
+// its size. Radix keys ordered by less/greater (par, radix, bucket_bitonic) are compared in
+// the radix order, so that each segment comes out as the radix sort would leave it (stable;
+// floats: -0.0 equal to +0.0, NaNs after +inf), and a single segment that turns out (on the
+// device) to be the whole input is radix sorted, as gpusort::sort would; merge and par with
+// any other comparator use the comparator.
 #pragma once
 
 #include <gpusort/detail/backends/common/ordered_bits.cuh>
+#include <gpusort/detail/backends/radix/dispatch.cuh>
 #include <gpusort/detail/backends/segmented/dispatch.cuh>
 #include <gpusort/execution_policy.cuh>
 #include <gpusort/segmented_sort_request.cuh>
+#include <gpusort/sort_request.cuh>
 #include "comparator_traits.cuh"
 #include "select.cuh"
 
@@ -20,6 +24,18 @@
 
 namespace gpusort {
 namespace detail {
+
+// A single segment that is the whole input, sorted as gpusort::sort sorts large inputs: the
+// one-sweep radix sort, gated on the device's finding that the segment is the whole input.
+template <class Key, class Value, class Compare, bool Stable>
+struct whole_input_radix_sort {
+  static constexpr bool enabled = true;
+  sort_request<Key, Value, Compare, Stable> request;
+  void operator()(const unsigned* gate) const {
+    backends::radix::onesweep_sort<radix_tuning_sm90>(request, backends::radix::no_buckets{},
+                                                      gate);
+  }
+};
 
 // Radix keys compared as the radix sort orders them.
 template <class Key, class Value, class Offset, class Compare, bool Stable>
@@ -31,7 +47,10 @@ void segmented_sort_in_radix_order(
       request.keys,          request.values,        request.count,
       request.begin_offsets, request.end_offsets,   request.segment_count,
       radix_order{},         request.stream,        request.allocator};
-  backends::segmented::sort<merge_tuning_sm90>(in_radix_order);
+  const whole_input_radix_sort<Key, Value, Compare, Stable> whole_input{
+      {request.keys, request.values, request.count, request.comp, request.stream,
+       request.allocator}};
+  backends::segmented::sort<merge_tuning_sm90>(in_radix_order, whole_input);
 }
 
 template <class Key, class Value, class Offset, class Compare, bool Stable>

@@ -29,11 +29,12 @@ struct no_buckets {
 
 // The LSD radix sort of the request: one-sweep passes over every digit. With buckets (a
 // single portion only), the plan may instead run only the pass of the most significant digit
-// that differs and leave the rest to buckets.sort (plan_msd_buckets).
+// that differs and leave the rest to buckets.sort (plan_msd_buckets). With a gate (device
+// memory), the sort leaves the keys as they are where *gate is 0 when it runs.
 template <class Tuning, class Key, class Value, class Compare, bool Stable,
           class Buckets = no_buckets>
 void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
-                   const Buckets& buckets = {}) {
+                   const Buckets& buckets = {}, const unsigned* gate = nullptr) {
   Key* const keys = request.keys;
   Value* const values = request.values;
   const std::size_t n = request.count;
@@ -96,6 +97,10 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
       keys, n, flip, histograms, tile_counters + portions * shape::passes,
       tile_counters + portions * shape::passes + 1, bucket_capacity, plan, digit_starts);
   detail::check_launch("radix sort: count_all_digits");
+  if (gate != nullptr) {
+    close_plan_unless<<<1, 1, 0, stream>>>(plan, gate);
+    detail::check_launch("radix sort: close_plan_unless");
+  }
 
   constexpr int onesweep_shared_bytes =
       dynamic_shared_bytes<typename onesweep_tile<Tuning, Key, Value>::storage_t>;

@@ -35,10 +35,13 @@ inline constexpr int warp_items = 64;  // two keys per lane
 __host__ __device__ constexpr int group_lanes(int cls) { return 4 << cls; }
 
 // The largest segment each on-chip class takes: a group its lanes' count, a warp 64 keys, a
-// small block and a block one tile of their shapes.
+// small block and a block one tile of their shapes. A call with a single segment puts it in
+// in_blocks whatever its size (the tile sort takes a short one whole): one class, so that the
+// launches for the others are left out.
 struct class_limits {
   std::size_t small_block_most;
   std::size_t block_most;
+  bool single_segment = false;
 };
 
 __host__ __device__ constexpr std::size_t most_keys_of(int cls, const class_limits& limits) {
@@ -50,6 +53,7 @@ __host__ __device__ constexpr std::size_t most_keys_of(int cls, const class_limi
 
 __host__ __device__ constexpr int class_of(std::size_t size, const class_limits& limits) {
   if (size < 2) return no_class;
+  if (limits.single_segment) return in_blocks;
   for (int cls = in_group_of_4; cls < in_blocks; ++cls)
     if (size <= most_keys_of(cls, limits)) return cls;
   return in_blocks;
@@ -60,14 +64,15 @@ __host__ __device__ constexpr int class_of(std::size_t size, const class_limits&
 __host__ __device__ constexpr std::size_t most_segments_of(int cls, std::size_t n,
                                                            std::size_t segment_count,
                                                            const class_limits& limits) {
+  if (limits.single_segment) return cls == in_blocks && n >= 2 && segment_count > 0 ? 1 : 0;
   const std::size_t smallest = cls == in_group_of_4 ? 2 : most_keys_of(cls - 1, limits) + 1;
   const std::size_t most = n / smallest;
   return most < segment_count ? most : segment_count;
 }
 
 // Segments sorted by several blocks: tiles of tile_items keys, then merge passes. Their sizes
-// add up to at most n and each is more than one tile, so there are at most n / tile_items of
-// them, and at most twice that many tiles.
+// add up to at most n and each is more than one tile (or there is only one), so there are at
+// most n / tile_items of them, and at most twice that many tiles.
 __host__ __device__ constexpr std::size_t most_multi_block_tiles(std::size_t n, int tile_items) {
   return 2 * tile_count(n, tile_items) + 1;
 }

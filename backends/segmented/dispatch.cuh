@@ -44,11 +44,23 @@ int tile_shared_bytes(const char* doing) {
   return bytes;
 }
 
-// Sorts every segment of the request by its comparator, stably (the warp ranks, the tiles and
-// the merges all keep equal keys in order). With a comparator that is no strict weak ordering
-// each segment ends up a permutation of itself. Tuning: the comparison sort's knobs.
-template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
-void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+// What sort does with a single segment that covers the whole input: nothing special here.
+// A caller with a faster sort of the whole input passes a WholeInputSort with enabled = true
+// and operator()(gate), which enqueues that sort to run only where *gate (device memory) is
+// not 0 when it runs (radix::onesweep_sort's gate): a single segment's bounds are known only
+// on the device.
+struct no_whole_input_sort {
+  static constexpr bool enabled = false;
+  void operator()(const unsigned*) const {}
+};
+
+// Sorts every segment of the request by its comparator, stably (the group ranks, the tiles
+// and the merges all keep equal keys in order). With a comparator that is no strict weak
+// ordering each segment ends up a permutation of itself. Tuning: the comparison sort's knobs.
+template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable,
+          class WholeInputSort = no_whole_input_sort>
+void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request,
+          const WholeInputSort& whole_input_sort = {}) {
   using block_shape = merge::merge_shape<Tuning, Key>;
   using small_shape = merge::merge_shape<small_block_tuning<Tuning>, Key>;
   constexpr int tile_items = block_shape::tile_items;
@@ -59,8 +71,8 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   const std::size_t n = request.count;
   const std::size_t segment_count = request.segment_count;
   const cudaStream_t stream = request.stream;
-  const class_limits limits{std::size_t(small_shape::tile_items),
-                            std::size_t(tile_items)};
+  const class_limits limits{std::size_t(small_shape::tile_items), std::size_t(tile_items),
+                            segment_count == 1};
   std::size_t room[class_count];
   for (int c = 0; c < class_count; ++c) room[c] = most_segments_of(c, n, segment_count, limits);
   const bool multi_block = room[in_blocks] > 0;
@@ -110,9 +122,10 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
          classify_threads, 0, stream>>>(begins, ends, segment_count, n, limits, lists, header,
                                         report);
   detail::check_launch("segmented sort: classify_segments");
+  const bool whole_input_to_radix = WholeInputSort::enabled && segment_count == 1;
   plan_multi_block<Offset><<<1, plan_threads, 0, stream>>>(
-      begins, ends, n, header, lists.list[in_blocks], room[in_blocks], tile_items, passes,
-      chunk_items, first_tiles, first_merge_blocks, report);
+      begins, ends, n, header, whole_input_to_radix, lists.list[in_blocks], room[in_blocks],
+      tile_items, passes, chunk_items, first_tiles, first_merge_blocks, report);
   detail::check_launch("segmented sort: plan_multi_block");
 
   const auto sort_in_groups = [&](auto lanes, auto slots, int cls) {
@@ -145,6 +158,8 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   };
   sort_in_blocks(small_shape{}, in_small_block, "segmented sort: sort_segments_in_blocks (small)");
   sort_in_blocks(block_shape{}, in_block, "segmented sort: sort_segments_in_blocks");
+  // While the plan (in this call's storage) is still allocated.
+  if (whole_input_to_radix) whole_input_sort(&header->whole_input);
   if (!multi_block) return;
 
   const unsigned* multi_list = lists.list[in_blocks];

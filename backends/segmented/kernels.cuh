@@ -1,12 +1,13 @@
 // Kernels of the segmented sort, in the order they run (dispatch.cuh launches them):
 //   classify_segments   one thread per segment: checks its offsets and appends it to the
-//                       list of its class (classes.cuh), one atomic per warp and class
-//   plan_multi_block    one block: checks that the segments fit in the keys, then, for the
-//                       segments that need several blocks, numbers their tiles and each pass's
-//                       merge blocks (prefix sums: a virtual block finds its segment by binary
+//                       list of its class (classes.cuh), one atomic per block and class
+//   plan_multi_block    one block: checks that the segments fit in the keys, leaves a single
+//                       segment that is the whole input to the radix sort where the caller
+//                       has one, then, for the segments that need several blocks, numbers
+//                       their tiles and each pass's merge blocks (prefix sums: a virtual block finds its segment by binary
 //                       search)
-//   sort_segments_in_groups   a group of 4 to 32 lanes per segment of at most 64 keys: each
-//                             key's rank by comparing it with every other
+//   sort_segments_in_groups   a group of 4 to 32 lanes per segment of at most 64 keys, sorted
+//                             in registers by a bitonic network (group_sort.cuh)
 //   sort_segments_in_blocks   a block per segment of at most one tile: the comparison sort's
 //                             tile sort (merge/tile_sort.cuh), in place
 //   sort_segment_tiles, then per pass find_segment_splits and merge_segment_runs: the
@@ -21,6 +22,7 @@
 #include "../common/dependent_launch.cuh"
 #include "../merge/kernels.cuh"
 #include "classes.cuh"
+#include "group_sort.cuh"
 
 #include <cub/block/block_scan.cuh>
 
@@ -34,6 +36,7 @@ struct segment_plan_header {
   unsigned long long total_size;  // the segments' sizes, added up
   unsigned count[class_count];    // each class list's length
   unsigned bad;                   // some segment's offsets are bad
+  unsigned whole_input;           // the one segment is the whole input: the radix sort takes it
 };
 
 // The class lists: segment indices (unsigned: at most 2^32 - 1 segments per call).
@@ -62,9 +65,10 @@ __device__ __forceinline__ segment_span span_of(const Offset* begins, const Offs
   return {std::size_t(first), bad ? 0 : std::size_t(last - first), bad};
 }
 
-// Whether the plan forbids sorting: bad offsets, or segments that overlap.
+// Whether the plan forbids sorting here: bad offsets, segments that overlap, or a whole input
+// that the radix sort takes.
 __device__ __forceinline__ bool plan_refused(const segment_plan_header& header, std::size_t n) {
-  return header.bad != 0 || header.total_size > n;
+  return header.bad != 0 || header.total_size > n || header.whole_input != 0;
 }
 
 __device__ __forceinline__ void report_bad_segment(unsigned long long* report,
@@ -74,12 +78,16 @@ __device__ __forceinline__ void report_bad_segment(unsigned long long* report,
 
 inline constexpr int classify_threads = 256;
 
-// Grid: any number of blocks of classify_threads, looping over the segments.
+// Grid: any number of blocks of classify_threads, looping over the segments. Appends are
+// counted per warp, then per block: one global atomic per block and class each round (per
+// warp, the lists' counters, all in one L2 sector, were a queue: 150 us for 10^6 segments).
 template <class Offset>
 __global__ void __launch_bounds__(classify_threads)
     classify_segments(const Offset* begins, const Offset* ends, std::size_t segment_count,
                       std::size_t n, class_limits limits, class_lists lists,
                       segment_plan_header* header, unsigned long long* report) {
+  __shared__ unsigned block_count[class_count];
+  __shared__ unsigned block_at[class_count];
   const unsigned lane = threadIdx.x % 32;
   const unsigned lanes_before = (1u << lane) - 1;
   const std::size_t stride = std::size_t(gridDim.x) * classify_threads;
@@ -87,6 +95,8 @@ __global__ void __launch_bounds__(classify_threads)
   // The same trip count for the whole block: every lane takes part in the ballots.
   for (std::size_t first = std::size_t(blockIdx.x) * classify_threads; first < segment_count;
        first += stride) {
+    if (threadIdx.x < class_count) block_count[threadIdx.x] = 0;
+    __syncthreads();
     const std::size_t segment = first + threadIdx.x;
     const bool active = segment < segment_count;
     const segment_span span =
@@ -97,17 +107,27 @@ __global__ void __launch_bounds__(classify_threads)
     }
     const int cls = active && !span.bad ? class_of(span.size, limits) : no_class;
     total_size += span.size;
+    // This thread's place among the block's segments of its class.
+    unsigned at = 0;
 #pragma unroll
     for (int c = 0; c < class_count; ++c) {
       const unsigned members = __ballot_sync(~0u, cls == c);
       if (members == 0) continue;
       const int leader = __ffs(members) - 1;
-      unsigned at = 0;
-      if (int(lane) == leader) at = atomicAdd(&header->count[c], unsigned(__popc(members)));
-      at = __shfl_sync(~0u, at, leader) + unsigned(__popc(members & lanes_before));
+      unsigned warp_at = 0;
+      if (int(lane) == leader) warp_at = atomicAdd(&block_count[c], unsigned(__popc(members)));
+      warp_at = __shfl_sync(~0u, warp_at, leader);
+      if (cls == c) at = warp_at + unsigned(__popc(members & lanes_before));
+    }
+    __syncthreads();
+    if (threadIdx.x < class_count && block_count[threadIdx.x] > 0)
+      block_at[threadIdx.x] = atomicAdd(&header->count[threadIdx.x], block_count[threadIdx.x]);
+    __syncthreads();
+    if (cls != no_class) {
+      at += block_at[cls];
       // Past the room only where segments overlap (sizes add up to more than n): the plan
       // then refuses, and nothing reads the list.
-      if (cls == c && at < lists.room[c]) lists.list[c][at] = unsigned(segment);
+      if (at < lists.room[cls]) lists.list[cls][at] = unsigned(segment);
     }
   }
 #pragma unroll
@@ -118,22 +138,30 @@ __global__ void __launch_bounds__(classify_threads)
 
 inline constexpr int plan_threads = 512;
 
-// Grid: one block of plan_threads. Refuses segments that overlap; numbers the tiles of the
-// multi-block segments (first_tiles, room + 1 entries) and each pass's merge blocks
+// Grid: one block of plan_threads. Refuses segments that overlap; where whole_input_to_radix
+// and the one segment is the whole input, leaves it to the radix sort; numbers the tiles of
+// the multi-block segments (first_tiles, room + 1 entries) and each pass's merge blocks
 // (first_merge_blocks + pass * (room + 1)); entry [count] of each is the total.
 template <class Offset>
 __global__ void __launch_bounds__(plan_threads)
     plan_multi_block(const Offset* begins, const Offset* ends, std::size_t n,
-                     segment_plan_header* header, const unsigned* multi_block_list,
-                     std::size_t room, int tile_items, int passes, int chunk,
-                     std::size_t* first_tiles, std::size_t* first_merge_blocks,
-                     unsigned long long* report) {
+                     segment_plan_header* header, bool whole_input_to_radix,
+                     const unsigned* multi_block_list, std::size_t room, int tile_items,
+                     int passes, int chunk, std::size_t* first_tiles,
+                     std::size_t* first_merge_blocks, unsigned long long* report) {
   using scan_t = cub::BlockScan<std::size_t, plan_threads>;
   __shared__ typename scan_t::TempStorage scan_storage;
   if (header->bad != 0) return;
   if (header->total_size > n) {
     if (threadIdx.x == 0) report_bad_segment(report, detail::overlapping_segments);
     return;
+  }
+  if (whole_input_to_radix) {
+    const segment_span span = span_of(begins, ends, 0, n);
+    if (span.begin == 0 && span.size == n) {
+      if (threadIdx.x == 0) header->whole_input = 1;
+      return;
+    }
   }
   if (first_tiles == nullptr) return;  // no segment can need several blocks
   const std::size_t segments = header->count[in_blocks];
@@ -163,13 +191,10 @@ __global__ void __launch_bounds__(plan_threads)
 inline constexpr int warp_sort_threads = 256;
 
 // Grid: any number of blocks of warp_sort_threads, for the class whose segments hold at most
-// Lanes x Slots keys: groups of Lanes lanes, each sorting one segment, Slots keys per lane (at
-// positions lane + Lanes x slot). Each warp takes the class's segments 32 at a time: one load
-// per lane finds all 32 segments' offsets, a round trip per batch and not per segment.
-// A key's rank: the keys before it that it does not go strictly before, and the keys after
-// it that go strictly before it (stable); about Lanes x Slots comparisons per key, cheap
-// where groups are as narrow as their segments. Ranks that collide (a comparator that is no
-// strict weak ordering) leave that segment as it was.
+// Lanes x Slots keys: groups of Lanes lanes, each sorting one segment in registers
+// (group_sort.cuh), Slots consecutive keys per lane. Each warp takes the class's segments 32
+// at a time: one load per lane finds all 32 segments' offsets, a round trip per batch and not
+// per segment; and a group loads its next segment's keys before it sorts the current one.
 template <int Lanes, int Slots, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(warp_sort_threads)
     sort_segments_in_groups(Key* keys, Value* values, const Offset* begins, const Offset* ends,
@@ -177,75 +202,60 @@ __global__ void __launch_bounds__(warp_sort_threads)
                             const unsigned* list, int cls, Compare comp) {
   constexpr int warps = warp_sort_threads / 32;
   constexpr int groups = 32 / Lanes;
-  constexpr int most_keys = Lanes * Slots;
-  constexpr bool has_values = has_values_v<Value>;
-  __shared__ Key staged[warps][32 * Slots];
-  __shared__ unsigned char holder[warps][32 * Slots];
   if (plan_refused(*header, n)) return;
   const std::size_t count = header->count[cls];
   const int warp = int(threadIdx.x) / 32;
   const int lane = int(threadIdx.x) % 32;
   const int group = lane / Lanes;
   const int member = lane % Lanes;
-  const int base = group * most_keys;  // the group's part of staged and holder
-  const unsigned group_lanes_mask = (Lanes == 32 ? ~0u : (1u << Lanes) - 1) << (group * Lanes);
   for (std::size_t batch = (std::size_t(blockIdx.x) * warps + warp) * 32; batch < count;
        batch += std::size_t(gridDim.x) * warps * 32) {
     const int batch_size = count - batch < 32 ? int(count - batch) : 32;
     const segment_span lane_span =
         lane < batch_size ? span_of(begins, ends, list[batch + lane], n) : segment_span{};
+    // The group's segments of the batch, one after another; each one's keys are loaded while
+    // the one before it is sorted.
+    const auto segment_at = [&](int first) {
+      const int mine = first + group;  // this group's segment in the batch (< 32)
+      const std::size_t begin = __shfl_sync(~0u, lane_span.begin, mine);
+      const int size = __shfl_sync(~0u, int(lane_span.size), mine);
+      return segment_span{begin, std::size_t(mine < batch_size ? size : 0), false};
+    };
+    const auto load = [&](const segment_span& segment, positioned_key<Key> (&e)[Slots]) {
+#pragma unroll
+      for (int s = 0; s < Slots; ++s) {
+        e[s].position = member * Slots + s;
+        if (std::size_t(e[s].position) < segment.size) e[s].key = keys[segment.begin + e[s].position];
+      }
+    };
+    segment_span next = segment_at(0);
+    positioned_key<Key> next_keys[Slots];
+    load(next, next_keys);
     for (int first = 0; first < batch_size; first += groups) {
-      const int mine = first + group;  // this group's segment in the batch
-      const std::size_t begin = __shfl_sync(~0u, lane_span.begin, mine < 32 ? mine : 0);
-      const int shuffled_size = __shfl_sync(~0u, int(lane_span.size), mine < 32 ? mine : 0);
-      const int size = mine < batch_size ? shuffled_size : 0;
-      Key key[Slots];
-      Value value[Slots];
+      const segment_span current = next;
+      positioned_key<Key> e[Slots];
 #pragma unroll
-      for (int slot = 0; slot < Slots; ++slot) {
-        const int position = member + Lanes * slot;
-        if (position < size) {
-          key[slot] = keys[begin + position];
-          if constexpr (has_values) value[slot] = values[begin + position];
-          staged[warp][base + position] = key[slot];
-        }
+      for (int s = 0; s < Slots; ++s) e[s] = next_keys[s];
+      if (first + groups < batch_size) {
+        next = segment_at(first + groups);
+        load(next, next_keys);
       }
-      __syncwarp();
-      int rank[Slots] = {};
-      for (int j = 0; j < size; ++j) {
-        const Key other = staged[warp][base + j];
+      const group_sorter<Lanes, Slots, Key, Compare> sorter{comp, int(current.size)};
+      sorter.sort(e, member);
+      // Element i now holds the key that belongs at position i (padding last).
+      if constexpr (has_values_v<Value>) {
+        Value moved[Slots];
 #pragma unroll
-        for (int slot = 0; slot < Slots; ++slot) {
-          const int position = member + Lanes * slot;
-          rank[slot] += j < position   ? int(!comp(key[slot], other))
-                        : j > position ? int(comp(other, key[slot]))
-                                       : 0;
-        }
+        for (int s = 0; s < Slots; ++s)
+          if (member * Slots + s < sorter.size) moved[s] = values[current.begin + e[s].position];
+        __syncwarp();  // every value read before any is overwritten
+#pragma unroll
+        for (int s = 0; s < Slots; ++s)
+          if (member * Slots + s < sorter.size) values[current.begin + member * Slots + s] = moved[s];
       }
 #pragma unroll
-      for (int slot = 0; slot < Slots; ++slot) {
-        const int position = member + Lanes * slot;
-        if (position < size) holder[warp][base + rank[slot]] = (unsigned char)position;
-      }
-      __syncwarp();
-      bool distinct = true;
-#pragma unroll
-      for (int slot = 0; slot < Slots; ++slot) {
-        const int position = member + Lanes * slot;
-        distinct &= position >= size || holder[warp][base + rank[slot]] == position;
-      }
-      const bool group_distinct =
-          (__ballot_sync(~0u, distinct) & group_lanes_mask) == group_lanes_mask;
-      if (group_distinct) {
-#pragma unroll
-        for (int slot = 0; slot < Slots; ++slot) {
-          if (member + Lanes * slot < size) {
-            keys[begin + rank[slot]] = key[slot];
-            if constexpr (has_values) values[begin + rank[slot]] = value[slot];
-          }
-        }
-      }
-      __syncwarp();  // staged and holder are reused
+      for (int s = 0; s < Slots; ++s)
+        if (member * Slots + s < sorter.size) keys[current.begin + member * Slots + s] = e[s].key;
     }
   }
 }

@@ -38,6 +38,17 @@ TEST(SegmentedClasses, EachSizeGoesToTheSmallestSorterThatHoldsIt) {
   EXPECT_EQ(segmented::class_of(std::size_t(1) << 40, limits), segmented::in_blocks);
 }
 
+TEST(SegmentedClasses, ASingleSegmentGoesToTheMultiBlockSorterWhateverItsSize) {
+  constexpr segmented::class_limits single{1088, 4352, true};
+  EXPECT_EQ(segmented::class_of(1, single), segmented::no_class);
+  EXPECT_EQ(segmented::class_of(2, single), segmented::in_blocks);
+  EXPECT_EQ(segmented::class_of(4352, single), segmented::in_blocks);
+  for (int c = 0; c < segmented::in_blocks; ++c)
+    EXPECT_EQ(segmented::most_segments_of(c, 100000, 1, single), 0u) << c;
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_blocks, 100000, 1, single), 1u);
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_blocks, 1, 1, single), 0u);
+}
+
 TEST(SegmentedClasses, ListsHaveRoomForEveryWayOfCuttingTheKeys) {
   // Room is the most segments of the class that n keys can hold, and no more than there are.
   EXPECT_EQ(segmented::most_segments_of(segmented::in_group_of_4, 100, 1000, limits), 50u);
