@@ -9,6 +9,9 @@
 //                    par_pool, par_mallocasync, cub_radix, thrust), the device copy
 //                    (copy/...), host time per call (host/...), and the sweep of par's
 //                    strategies behind its dispatch tables (sweep/...)
+//   segmented_bench.cu  gpusort::segmented_sort (par, merge) vs cub::DeviceSegmentedSort and,
+//                    for one segment, gpusort::sort (segmented/...), with a copy row of 2^24
+//                    keys (copy/...)
 //
 //   - uniformly random keys (floating point uniform in [-1e6, 1e6); values are the indices
 //     0..n-1), and for the bucket_bitonic rows also skewed ones (harness/random_keys.cuh),
@@ -134,6 +137,7 @@ int main(int argc, char** argv) {
     register_merge_benchmarks(context, max_log2);
     register_bucket_bitonic_benchmarks(context, max_log2);
     register_par_benchmarks(context, max_log2);
+    register_segmented_benchmarks(context, max_log2);
     benchmark::RunSpecifiedBenchmarks();
     context.cases.clear();
   } catch (const std::exception& e) {

@@ -38,16 +38,18 @@ template <class Policy, class Count>
 using if_policy_and_count_t =
     std::enable_if_t<is_execution_policy_v<Policy> && std::is_integral_v<Count>>;
 
-template <bool Stable, class Policy, class KeyIterator, class Value, class OffsetIterator,
-          class Compare>
+template <bool Stable, class Policy, class KeyIterator, class Value, class BeginIterator,
+          class EndIterator, class Compare>
 void segmented_front_door(const Policy& policy, KeyIterator keys_first, KeyIterator keys_last,
-                          Value* values, OffsetIterator begins_first,
-                          OffsetIterator ends_first, long long segment_count, Compare comp) {
+                          Value* values, BeginIterator begins_first, EndIterator ends_first,
+                          long long segment_count, Compare comp) {
   auto* keys = to_raw_pointer(keys_first);
   using Key = std::remove_pointer_t<decltype(keys)>;
   const auto* begins = to_raw_pointer(begins_first);
   const auto* ends = to_raw_pointer(ends_first);
   using Offset = std::remove_cv_t<std::remove_pointer_t<decltype(begins)>>;
+  static_assert(std::is_same_v<Offset, std::remove_cv_t<std::remove_pointer_t<decltype(ends)>>>,
+                "gpusort::segmented_sort: begin and end offsets are of the same type");
   static_assert(!std::is_const_v<Key> && !std::is_const_v<Value>,
                 "gpusort sorts in place: the ranges must not be const");
   static_assert(std::is_trivially_copyable_v<Key> && std::is_trivially_copyable_v<Value>,
@@ -108,10 +110,10 @@ void segmented_sort(const Policy& policy, KeyIt keys_first, KeyIt keys_last,
 }
 
 // Sorts each segment keys[begin_offsets[i], end_offsets[i]), i < segment_count.
-template <class Policy, class KeyIt, class OffsetIt, class Count, class Compare = less<>,
-          class = detail::if_policy_and_count_t<Policy, Count>>
+template <class Policy, class KeyIt, class BeginIt, class EndIt, class Count,
+          class Compare = less<>, class = detail::if_policy_and_count_t<Policy, Count>>
 void segmented_sort(const Policy& policy, KeyIt keys_first, KeyIt keys_last,
-                    OffsetIt begin_offsets, OffsetIt end_offsets, Count segment_count,
+                    BeginIt begin_offsets, EndIt end_offsets, Count segment_count,
                     Compare comp = {}) {
   detail::segmented_front_door<false>(policy, keys_first, keys_last,
                                       static_cast<no_values*>(nullptr), begin_offsets,
@@ -129,10 +131,10 @@ void stable_segmented_sort(const Policy& policy, KeyIt keys_first, KeyIt keys_la
                                      detail::segments_between(offsets_first, offsets_last), comp);
 }
 
-template <class Policy, class KeyIt, class OffsetIt, class Count, class Compare = less<>,
-          class = detail::if_policy_and_count_t<Policy, Count>>
+template <class Policy, class KeyIt, class BeginIt, class EndIt, class Count,
+          class Compare = less<>, class = detail::if_policy_and_count_t<Policy, Count>>
 void stable_segmented_sort(const Policy& policy, KeyIt keys_first, KeyIt keys_last,
-                           OffsetIt begin_offsets, OffsetIt end_offsets, Count segment_count,
+                           BeginIt begin_offsets, EndIt end_offsets, Count segment_count,
                            Compare comp = {}) {
   detail::segmented_front_door<true>(policy, keys_first, keys_last,
                                      static_cast<no_values*>(nullptr), begin_offsets,
@@ -151,10 +153,10 @@ void segmented_sort_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_la
                                       detail::segments_between(offsets_first, offsets_last), comp);
 }
 
-template <class Policy, class KeyIt, class ValueIt, class OffsetIt, class Count,
+template <class Policy, class KeyIt, class ValueIt, class BeginIt, class EndIt, class Count,
           class Compare = less<>, class = detail::if_policy_and_count_t<Policy, Count>>
 void segmented_sort_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last,
-                           ValueIt values_first, OffsetIt begin_offsets, OffsetIt end_offsets,
+                           ValueIt values_first, BeginIt begin_offsets, EndIt end_offsets,
                            Count segment_count, Compare comp = {}) {
   detail::segmented_front_door<false>(policy, keys_first, keys_last,
                                       detail::to_raw_pointer(values_first), begin_offsets,
@@ -173,11 +175,11 @@ void stable_segmented_sort_by_key(const Policy& policy, KeyIt keys_first, KeyIt 
                                      detail::segments_between(offsets_first, offsets_last), comp);
 }
 
-template <class Policy, class KeyIt, class ValueIt, class OffsetIt, class Count,
+template <class Policy, class KeyIt, class ValueIt, class BeginIt, class EndIt, class Count,
           class Compare = less<>, class = detail::if_policy_and_count_t<Policy, Count>>
 void stable_segmented_sort_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last,
-                                  ValueIt values_first, OffsetIt begin_offsets,
-                                  OffsetIt end_offsets, Count segment_count, Compare comp = {}) {
+                                  ValueIt values_first, BeginIt begin_offsets,
+                                  EndIt end_offsets, Count segment_count, Compare comp = {}) {
   detail::segmented_front_door<true>(policy, keys_first, keys_last,
                                      detail::to_raw_pointer(values_first), begin_offsets,
                                      end_offsets, static_cast<long long>(segment_count), comp);

@@ -133,18 +133,20 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
     constexpr auto kernel =
         sort_segments_in_groups<decltype(lanes)::value, decltype(slots)::value, Key, Value,
                                 Offset, Compare>;
-    constexpr int segments_per_block = warp_sort_threads;  // 32 per warp
+    constexpr int segments_per_block = warp_sort_threads / 32 * 4 * (32 / decltype(lanes)::value);
     kernel<<<resident_grid<kernel, warp_sort_threads>(tile_count(room[cls], segments_per_block)),
              warp_sort_threads, 0, stream>>>(request.keys, request.values, begins, ends, n,
                                              header, lists.list[cls], cls, comp);
     detail::check_launch("segmented sort: sort_segments_in_groups");
   };
-  using one = std::integral_constant<int, 1>;
-  sort_in_groups(std::integral_constant<int, 4>{}, one{}, in_group_of_4);
-  sort_in_groups(std::integral_constant<int, 8>{}, one{}, in_group_of_8);
-  sort_in_groups(std::integral_constant<int, 16>{}, one{}, in_group_of_16);
-  sort_in_groups(std::integral_constant<int, 32>{}, one{}, in_group_of_32);
-  sort_in_groups(std::integral_constant<int, 32>{}, std::integral_constant<int, 2>{}, in_warp);
+  // Two keys per lane in every class: a compare-exchange within a lane needs no shuffle
+  // (one key per lane: the 17-32 key class 228 -> ? us, H100, 2^24 u32 in 1-32 key segments).
+  using two = std::integral_constant<int, 2>;
+  sort_in_groups(std::integral_constant<int, 2>{}, two{}, in_group_of_4);
+  sort_in_groups(std::integral_constant<int, 4>{}, two{}, in_group_of_8);
+  sort_in_groups(std::integral_constant<int, 8>{}, two{}, in_group_of_16);
+  sort_in_groups(std::integral_constant<int, 16>{}, two{}, in_group_of_32);
+  sort_in_groups(std::integral_constant<int, 32>{}, two{}, in_warp);
   const auto sort_in_blocks = [&](auto shape, int cls, const char* name) {
     using shape_t = decltype(shape);
     if (room[cls] == 0) return;

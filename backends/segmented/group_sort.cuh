@@ -1,71 +1,116 @@
-// A small segment sorted by a group of Lanes lanes of one warp, Slots keys per lane, in
+// A small segment sorted by a group of Lanes lanes of one warp, Slots elements per lane, in
 // registers: a bitonic network (K. E. Batcher, "Sorting networks and their applications",
 // 1968) over Lanes x Slots elements, shuffles between lanes and swaps within one.
 //   - Stable: each key carries its position, and equal keys go in position order.
 //   - Positions at or past the segment's size are padding and go last, whatever they hold.
 //   - A permutation whatever the comparator: both elements of a compare-exchange evaluate the
 //     same call with the same arguments, so they always agree on whether to swap.
-// About log2(E) (log2(E) + 1) / 2 compare-exchanges per element, E = Lanes x Slots: 15 for 32
-// keys, where counting each key's rank against every other took 32 comparisons per key.
+// Radix keys of at most 32 sort bits in the radix order travel packed as one 64-bit integer,
+// sort bits above position, so that a compare-exchange is one integer comparison and one
+// shuffle of 8 bytes (packed_radix_order); other keys travel with their position and are
+// compared by the comparator (positioned_order).
 #pragma once
 
 #include "../common/bitonic_tile.cuh"  // shuffle_xor
+#include "../common/ordered_bits.cuh"
+
+#include <type_traits>
 
 namespace gpusort::backends::segmented {
 
-template <class Key>
-struct positioned_key {
-  Key key;
-  int position;  // in the segment; >= size: padding
-};
-
-template <int Lanes, int Slots, class Key, class Compare>
-struct group_sorter {
-  static_assert((Lanes & (Lanes - 1)) == 0 && Lanes <= 32 && (Slots == 1 || Slots == 2),
-                "a power-of-two group within a warp, one or two keys per lane");
-  static constexpr int elements = Lanes * Slots;
-
+// Any key and comparator: the key with its position.
+template <class Key, class Compare>
+struct positioned_order {
+  struct element {
+    Key key;
+    int position;
+  };
   const Compare& comp;
   int size;
 
+  __device__ __forceinline__ element make(const Key* segment, int position) const {
+    element e;
+    e.position = position;
+    if (position < size) e.key = segment[position];
+    return e;
+  }
+  __device__ __forceinline__ int position_of(const element& e) const { return e.position; }
+
   // Whether x goes strictly before y: keys first, then positions; padding last.
-  __device__ __forceinline__ bool before(const positioned_key<Key>& x,
-                                         const positioned_key<Key>& y) const {
+  __device__ __forceinline__ bool operator()(const element& x, const element& y) const {
     if (x.position >= size) return false;
     if (y.position >= size) return true;
     if (comp(x.key, y.key)) return true;
     return !comp(y.key, x.key) && x.position < y.position;
   }
+};
+
+// Radix keys ordered by radix_order_less, at most 32 sort bits: (sort bits << 32) | position,
+// padding all ones. The radix order is the order of the sort bits (floats: -0.0 and +0.0, and
+// every NaN, have the same bits), so these integers' order is the stable sort's.
+template <class Key, class Compare, class = void>
+struct packed_radix_order {
+  static constexpr bool applies = false;
+};
+
+template <class Key, bool Descending>
+struct packed_radix_order<Key, radix_order_less<Key, Descending>,
+                          std::enable_if_t<sizeof(ordered_bits_t<Key>) <= 4>> {
+  static constexpr bool applies = true;
+  using element = unsigned long long;
+  int size;
+
+  __device__ __forceinline__ element make(const Key* segment, int position) const {
+    if (position >= size) return ~0ull;
+    const auto bits = ordered_bits(segment[position], order_flip<Key>(Descending));
+    return (element(bits) << 32) | element(unsigned(position));
+  }
+  __device__ __forceinline__ int position_of(element e) const { return int(unsigned(e)); }
+  __device__ __forceinline__ bool operator()(element x, element y) const { return x < y; }
+};
+
+// The order a group sorts Key by Compare in.
+template <class Key, class Compare>
+using group_order_t = std::conditional_t<packed_radix_order<Key, Compare>::applies,
+                                         packed_radix_order<Key, Compare>,
+                                         positioned_order<Key, Compare>>;
+
+// The network over a group's Lanes x Slots elements: element member x Slots + s in e[s].
+template <int Lanes, int Slots, class Order>
+struct group_sorter {
+  static_assert((Lanes & (Lanes - 1)) == 0 && Lanes <= 32 && (Slots == 1 || Slots == 2),
+                "a power-of-two group within a warp, one or two elements per lane");
+  static constexpr int elements = Lanes * Slots;
+  using element = typename Order::element;
+
+  const Order& before;
 
   // Element `index`'s new value from its pair (mine at index, other at index ^ stride), in a
-  // run of `run` elements sorted ascending where index & run is 0, descending otherwise.
-  // (By value throughout: a reference chosen by ?: put the keys in local memory, 2x slower.)
-  __device__ __forceinline__ positioned_key<Key> exchange(positioned_key<Key> mine,
-                                                          positioned_key<Key> other, int index,
-                                                          int stride, int run) const {
+  // run of `run` elements sorted ascending where index & run is 0, descending otherwise. By
+  // value throughout: references chosen by ?: put the elements in local memory (2x slower).
+  __device__ __forceinline__ element exchange(element mine, element other, int index,
+                                              int stride, int run) const {
     const bool lower = (index & stride) == 0;
     const bool ascending = (index & run) == 0;
     // The pair's first argument: the higher element in an ascending run, else the lower.
-    const positioned_key<Key> first = lower != ascending ? mine : other;
-    const positioned_key<Key> second = lower != ascending ? other : mine;
+    const element first = lower != ascending ? mine : other;
+    const element second = lower != ascending ? other : mine;
     return before(first, second) ? other : mine;
   }
 
-  // Sorts the group's elements: element member x Slots + s in e[s].
-  __device__ __forceinline__ void sort(positioned_key<Key> (&e)[Slots], int member) const {
+  __device__ __forceinline__ void sort(element (&e)[Slots], int member) const {
 #pragma unroll
     for (int run = 2; run <= elements; run *= 2) {
 #pragma unroll
       for (int stride = run / 2; stride >= 1; stride /= 2) {
         if (stride >= Slots) {
 #pragma unroll
-          for (int s = 0; s < Slots; ++s) {
-            const positioned_key<Key> other = shuffle_xor(e[s], stride / Slots);
-            e[s] = exchange(e[s], other, member * Slots + s, stride, run);
-          }
+          for (int s = 0; s < Slots; ++s)
+            e[s] = exchange(e[s], shuffle_xor(e[s], stride / Slots), member * Slots + s,
+                            stride, run);
         } else {  // stride 1 with two slots: the pair is in this lane
-          const positioned_key<Key> low = exchange(e[0], e[1], member * Slots, 1, run);
-          const positioned_key<Key> high = exchange(e[1], e[0], member * Slots + 1, 1, run);
+          const element low = exchange(e[0], e[1], member * Slots, 1, run);
+          const element high = exchange(e[1], e[0], member * Slots + 1, 1, run);
           e[0] = low;
           e[1] = high;
         }

@@ -192,9 +192,10 @@ inline constexpr int warp_sort_threads = 256;
 
 // Grid: any number of blocks of warp_sort_threads, for the class whose segments hold at most
 // Lanes x Slots keys: groups of Lanes lanes, each sorting one segment in registers
-// (group_sort.cuh), Slots consecutive keys per lane. Each warp takes the class's segments 32
-// at a time: one load per lane finds all 32 segments' offsets, a round trip per batch and not
-// per segment; and a group loads its next segment's keys before it sorts the current one.
+// (group_sort.cuh), Slots consecutive keys per lane. Each warp takes the class's segments in
+// batches of 4 per group: one load per lane finds the batch's offsets, a round trip per batch
+// and not per segment. (Loading the next segment's keys while sorting the current one gained
+// nothing: 409 us either way for the 17-32 key class, H100, 2^24 u32 in 1-32 key segments.)
 template <int Lanes, int Slots, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(warp_sort_threads)
     sort_segments_in_groups(Key* keys, Value* values, const Offset* begins, const Offset* ends,
@@ -202,60 +203,61 @@ __global__ void __launch_bounds__(warp_sort_threads)
                             const unsigned* list, int cls, Compare comp) {
   constexpr int warps = warp_sort_threads / 32;
   constexpr int groups = 32 / Lanes;
+  // Four segments per group and batch: with 32 (for every class) a warp's batches were so few
+  // and long that warps idled at the end (the 17-32 key class: 228 -> ? us, H100).
+  constexpr int batch_segments = groups * 4 < 32 ? groups * 4 : 32;
+  using order_t = group_order_t<Key, Compare>;
+  using element_t = typename order_t::element;
+  const auto make_order = [&comp](int size) {
+    if constexpr (packed_radix_order<Key, Compare>::applies)
+      return order_t{size};
+    else
+      return order_t{comp, size};
+  };
   if (plan_refused(*header, n)) return;
   const std::size_t count = header->count[cls];
   const int warp = int(threadIdx.x) / 32;
   const int lane = int(threadIdx.x) % 32;
   const int group = lane / Lanes;
   const int member = lane % Lanes;
-  for (std::size_t batch = (std::size_t(blockIdx.x) * warps + warp) * 32; batch < count;
-       batch += std::size_t(gridDim.x) * warps * 32) {
-    const int batch_size = count - batch < 32 ? int(count - batch) : 32;
+  for (std::size_t batch = (std::size_t(blockIdx.x) * warps + warp) * batch_segments;
+       batch < count; batch += std::size_t(gridDim.x) * warps * batch_segments) {
+    const int batch_size = count - batch < batch_segments ? int(count - batch) : batch_segments;
     const segment_span lane_span =
         lane < batch_size ? span_of(begins, ends, list[batch + lane], n) : segment_span{};
-    // The group's segments of the batch, one after another; each one's keys are loaded while
-    // the one before it is sorted.
-    const auto segment_at = [&](int first) {
+    // The group's segments of the batch, one after another.
+    for (int first = 0; first < batch_size; first += groups) {
       const int mine = first + group;  // this group's segment in the batch (< 32)
       const std::size_t begin = __shfl_sync(~0u, lane_span.begin, mine);
-      const int size = __shfl_sync(~0u, int(lane_span.size), mine);
-      return segment_span{begin, std::size_t(mine < batch_size ? size : 0), false};
-    };
-    const auto load = [&](const segment_span& segment, positioned_key<Key> (&e)[Slots]) {
+      const int shuffled_size = __shfl_sync(~0u, int(lane_span.size), mine);
+      const int size = mine < batch_size ? shuffled_size : 0;
+      Key* segment = keys + begin;
+      const order_t order = make_order(size);
+      element_t e[Slots];
+#pragma unroll
+      for (int s = 0; s < Slots; ++s) e[s] = order.make(segment, member * Slots + s);
+      group_sorter<Lanes, Slots, order_t>{order}.sort(e, member);
+      // Element i now holds the key that belongs at position i (padding last): each key and
+      // value is read from its position, all of them before any is written.
+      Key moved_keys[Slots];
+      Value moved_values[Slots];
 #pragma unroll
       for (int s = 0; s < Slots; ++s) {
-        e[s].position = member * Slots + s;
-        if (std::size_t(e[s].position) < segment.size) e[s].key = keys[segment.begin + e[s].position];
+        if (member * Slots + s < size) {
+          const int from = order.position_of(e[s]);
+          moved_keys[s] = segment[from];
+          if constexpr (has_values_v<Value>) moved_values[s] = values[begin + from];
+        }
       }
-    };
-    segment_span next = segment_at(0);
-    positioned_key<Key> next_keys[Slots];
-    load(next, next_keys);
-    for (int first = 0; first < batch_size; first += groups) {
-      const segment_span current = next;
-      positioned_key<Key> e[Slots];
+      __syncwarp();
 #pragma unroll
-      for (int s = 0; s < Slots; ++s) e[s] = next_keys[s];
-      if (first + groups < batch_size) {
-        next = segment_at(first + groups);
-        load(next, next_keys);
+      for (int s = 0; s < Slots; ++s) {
+        if (member * Slots + s < size) {
+          segment[member * Slots + s] = moved_keys[s];
+          if constexpr (has_values_v<Value>) values[begin + member * Slots + s] = moved_values[s];
+        }
       }
-      const group_sorter<Lanes, Slots, Key, Compare> sorter{comp, int(current.size)};
-      sorter.sort(e, member);
-      // Element i now holds the key that belongs at position i (padding last).
-      if constexpr (has_values_v<Value>) {
-        Value moved[Slots];
-#pragma unroll
-        for (int s = 0; s < Slots; ++s)
-          if (member * Slots + s < sorter.size) moved[s] = values[current.begin + e[s].position];
-        __syncwarp();  // every value read before any is overwritten
-#pragma unroll
-        for (int s = 0; s < Slots; ++s)
-          if (member * Slots + s < sorter.size) values[current.begin + member * Slots + s] = moved[s];
-      }
-#pragma unroll
-      for (int s = 0; s < Slots; ++s)
-        if (member * Slots + s < sorter.size) keys[current.begin + member * Slots + s] = e[s].key;
+      __syncwarp();  // written before the next segment's reads (segments may share lines)
     }
   }
 }

@@ -195,11 +195,12 @@ void register_sort_benchmark(bench_context& context, const std::string& name, si
 }
 
 // Each benchmark file's registration (radix_bench.cu, merge_bench.cu,
-// bucket_bitonic_bench.cu, par_bench.cu); main.cu calls them in this order. Sizes above 2^max_log2 are
-// left out.
+// bucket_bitonic_bench.cu, par_bench.cu, segmented_bench.cu); main.cu calls them in this
+// order. Sizes above 2^max_log2 are left out.
 void register_radix_benchmarks(bench_context& context, int max_log2);
 void register_merge_benchmarks(bench_context& context, int max_log2);
 void register_bucket_bitonic_benchmarks(bench_context& context, int max_log2);
 void register_par_benchmarks(bench_context& context, int max_log2);
+void register_segmented_benchmarks(bench_context& context, int max_log2);
 
 }  // namespace gpusort_bench

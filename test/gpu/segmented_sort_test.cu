@@ -1,0 +1,820 @@
+// gpusort::segmented_sort and stable_segmented_sort (gpusort/segmented_sort.cuh), keys only:
+// every segment must come out as std::stable_sort leaves it on the host, in gpusort's key order
+// (floats: NaNs after +inf, -0.0 == +0.0 in input order), and every key outside every segment
+// exactly as it was.
+//
+// Segments are drawn in several size distributions (all of at most 32 keys, uniform up to 1024,
+// power-law, eight huge ones among many tiny ones, one segment holding every key; empty
+// segments among them), with random key counts up to a few million, in both forms of the
+// call: offsets (back to back, with keys before the first and after the last left alone) and
+// begin/end offsets (listed in any order, with gaps between them). Then the sizes where the
+// backend changes sorter (a group of lanes, a warp, a small block, a block, several blocks with
+// merge passes: backends/segmented/classes.cuh), one below, at and one above; every policy;
+// int, unsigned, long long and std::size_t offsets; zero segments and empty ranges; and bad
+// offsets, which sort nothing and are reported by the next call.
+//
+// Instantiations (each key type x offset type x comparator compiles the backend's kernels
+// once; policies of the radix family share them): u32/int ascending and descending and with
+// gpusort::merge's less<>, i32/unsigned, f32/int both ways, u64/long long, f64/size_t
+// descending.
+#include "../support/gpu.cuh"
+#include "../support/sort_checks.cuh"
+#include "../support/splitmix.cuh"
+
+#include <gpusort/segmented_sort.cuh>
+#include <gpusort/sort.cuh>
+
+#include <thrust/device_vector.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace gpusort::test {
+namespace {
+
+// A good call must never report bad offsets: each test ends by asking.
+class SegmentedSort : public GpuTest {
+ protected:
+  void TearDown() override {
+    if (IsSkipped()) return;
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_NO_THROW(gpusort::check_segmented_sorts())
+        << "a segmented sort with good offsets reported bad ones";
+  }
+};
+
+// ---- Where the segments lie -----------------------------------------------------------
+
+enum class offsets_form { offsets, begins_and_ends };
+
+// Segment i is keys [begins[i], ends[i]) of `count`. In the offsets form the segments lie back
+// to back (ends[i] == begins[i + 1]) and the call gets begins followed by the last end.
+struct segment_layout {
+  std::size_t count = 0;
+  offsets_form form = offsets_form::offsets;
+  std::vector<std::size_t> begins, ends;
+  std::size_t segments() const { return begins.size(); }
+};
+
+enum class segment_sizes { at_most_32, uniform_to_1024, power_law, huge_among_tiny, single };
+
+std::string shape_name(segment_sizes shape) {
+  switch (shape) {
+    case segment_sizes::at_most_32: return "at_most_32";
+    case segment_sizes::uniform_to_1024: return "uniform_to_1024";
+    case segment_sizes::power_law: return "power_law";
+    case segment_sizes::huge_among_tiny: return "huge_among_tiny";
+    case segment_sizes::single: return "single";
+  }
+  return "?";
+}
+
+const segment_sizes every_shape[] = {segment_sizes::at_most_32, segment_sizes::uniform_to_1024,
+                                     segment_sizes::power_law, segment_sizes::huge_among_tiny,
+                                     segment_sizes::single};
+
+std::string describe_layout(const segment_layout& layout) {
+  std::size_t largest = 0, empty = 0;
+  for (std::size_t i = 0; i < layout.segments(); ++i) {
+    largest = std::max(largest, layout.ends[i] - layout.begins[i]);
+    empty += layout.ends[i] == layout.begins[i] ? 1 : 0;
+  }
+  std::ostringstream s;
+  s << "keys=" << layout.count << " segments=" << layout.segments() << " (" << empty
+    << " empty, largest " << largest << ") form="
+    << (layout.form == offsets_form::offsets ? "offsets" : "begins_and_ends");
+  return s.str();
+}
+
+// Sizes adding up to `total` keys, drawn by `shape`; some empty segments among them (not for
+// `single`: one segment of every key).
+std::vector<std::size_t> draw_sizes(segment_sizes shape, std::size_t total, splitmix64& random) {
+  std::vector<std::size_t> sizes;
+  std::size_t left = total;
+  const auto take = [&](std::size_t size) {
+    size = std::min(size, left);
+    sizes.push_back(size);
+    left -= size;
+  };
+  switch (shape) {
+    case segment_sizes::at_most_32:
+      while (left > 0) take(random.below(33));
+      break;
+    case segment_sizes::uniform_to_1024:
+      while (left > 0) take(1 + random.below(1024));
+      break;
+    case segment_sizes::power_law:
+      // Log-uniform in [1, total]: density ~ 1/size, every scale equally often.
+      while (left > 0) take(std::size_t(std::exp(random.unit() * std::log(double(total) + 1))));
+      break;
+    case segment_sizes::huge_among_tiny: {
+      // Eight segments hold about three quarters of the keys, the rest 0 to 8 keys each.
+      std::vector<std::size_t> huge;
+      for (int i = 0; i < 8; ++i) {
+        const std::size_t size = std::size_t(double(total) * (0.5 + random.unit()) * 3 / 32);
+        huge.push_back(std::min(size, left));
+        left -= huge.back();
+      }
+      while (left > 0) take(random.below(9));
+      for (std::size_t size : huge)
+        sizes.insert(sizes.begin() + std::ptrdiff_t(random.below(sizes.size() + 1)), size);
+      break;
+    }
+    case segment_sizes::single:
+      return {total};
+  }
+  std::vector<std::size_t> with_empty;
+  for (std::size_t size : sizes) {
+    if (random.below(16) == 0) with_empty.push_back(0);
+    with_empty.push_back(size);
+  }
+  return with_empty;
+}
+
+// The segments of `sizes` in `form`. Offsets: back to back, from a few keys in (sometimes) to a
+// few keys before the end (sometimes). Begins and ends: 0 to 16 keys apart (sometimes
+// touching), listed in a shuffled order.
+segment_layout lay_out(const std::vector<std::size_t>& sizes, offsets_form form,
+                       splitmix64& random, bool margins = true) {
+  segment_layout layout;
+  layout.form = form;
+  const auto margin = [&] { return margins && random.below(4) == 0 ? random.below(100) : 0; };
+  const auto gap = [&] { return random.below(4) == 0 ? 0 : random.below(17); };
+  std::size_t at = form == offsets_form::offsets ? margin() : gap();
+  for (std::size_t size : sizes) {
+    layout.begins.push_back(at);
+    at += size;
+    layout.ends.push_back(at);
+    if (form == offsets_form::begins_and_ends) at += gap();
+  }
+  layout.count = at + (form == offsets_form::offsets ? margin() : 0);
+  if (form == offsets_form::begins_and_ends) {
+    for (std::size_t i = layout.segments(); i > 1; --i) {  // Fisher-Yates, splitmix64's draws
+      const std::size_t j = random.below(i);
+      std::swap(layout.begins[i - 1], layout.begins[j]);
+      std::swap(layout.ends[i - 1], layout.ends[j]);
+    }
+  }
+  return layout;
+}
+
+bool within_cap(std::size_t count) { return !capped({count}).empty(); }
+
+// ---- The host reference and the checks -----------------------------------------------
+
+template <class Key, class Less>
+std::vector<Key> sorted_in_segments(std::vector<Key> keys, const segment_layout& layout,
+                                    Less less) {
+  for (std::size_t i = 0; i < layout.segments(); ++i)
+    std::stable_sort(keys.begin() + std::ptrdiff_t(layout.begins[i]),
+                     keys.begin() + std::ptrdiff_t(layout.ends[i]), less);
+  return keys;
+}
+
+// For a failure message: which segment holds key `index`, if any.
+std::string where(const segment_layout& layout, std::size_t index) {
+  for (std::size_t i = 0; i < layout.segments(); ++i)
+    if (layout.begins[i] <= index && index < layout.ends[i]) {
+      std::ostringstream s;
+      s << "in segment " << i << " [" << layout.begins[i] << ", " << layout.ends[i] << ")";
+      return s.str();
+    }
+  return "outside every segment";
+}
+
+// Bit for bit: std::stable_sort's result in every segment, the input elsewhere.
+template <class Key>
+void expect_same_bits_in(const segment_layout& layout, const std::vector<Key>& actual,
+                         const std::vector<Key>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i)
+    if (!same_bytes(actual[i], expected[i])) {
+      ADD_FAILURE() << "keys differ first at index " << i << " (" << where(layout, i)
+                    << "): got " << key_text(actual[i]) << ", expected " << key_text(expected[i]);
+      return;
+    }
+}
+
+// What an unstable call must give: each segment a sorted permutation of itself, the input
+// elsewhere.
+template <class Key, class Less>
+void expect_sorted_permutation_in(const segment_layout& layout, const std::vector<Key>& actual,
+                                  const std::vector<Key>& expected, Less less) {
+  ASSERT_EQ(actual.size(), expected.size());
+  std::vector<bool> inside(actual.size(), false);
+  for (std::size_t i = 0; i < layout.segments(); ++i) {
+    std::fill(inside.begin() + std::ptrdiff_t(layout.begins[i]),
+              inside.begin() + std::ptrdiff_t(layout.ends[i]), true);
+    const auto first = std::ptrdiff_t(layout.begins[i]), last = std::ptrdiff_t(layout.ends[i]);
+    if (std::equal(actual.begin() + first, actual.begin() + last, expected.begin() + first,
+                   same_bytes<Key>))
+      continue;
+    SCOPED_TRACE(where(layout, layout.begins[i]));
+    expect_sorted_permutation(std::vector<Key>(actual.begin() + first, actual.begin() + last),
+                              std::vector<Key>(expected.begin() + first, expected.begin() + last),
+                              less, "keys of the segment");
+    return;
+  }
+  for (std::size_t i = 0; i < actual.size(); ++i)
+    if (!inside[i] && !same_bytes(actual[i], expected[i])) {
+      ADD_FAILURE() << "key " << i << ", outside every segment, changed from "
+                    << key_text(expected[i]) << " to " << key_text(actual[i]);
+      return;
+    }
+}
+
+// ---- One call --------------------------------------------------------------------------
+
+template <class Offset>
+std::vector<Offset> as_offsets(const std::vector<std::size_t>& positions) {
+  std::vector<Offset> offsets;
+  for (std::size_t p : positions) offsets.push_back(static_cast<Offset>(p));
+  return offsets;
+}
+
+// A layout's offsets in device memory, as its form hands them to the call.
+template <class Offset>
+struct device_offsets {
+  device_array<Offset> begins;  // offsets form: the begins and then the last end
+  device_array<Offset> ends;    // begins and ends form only
+  std::size_t segments;
+
+  explicit device_offsets(const segment_layout& layout)
+      : begins(as_offsets<Offset>(first_array(layout))),
+        ends(as_offsets<Offset>(layout.form == offsets_form::begins_and_ends
+                                    ? layout.ends
+                                    : std::vector<std::size_t>{})),
+        segments(layout.segments()) {}
+
+  static std::vector<std::size_t> first_array(const segment_layout& layout) {
+    std::vector<std::size_t> first = layout.begins;
+    if (layout.form == offsets_form::offsets && !layout.ends.empty())
+      first.push_back(layout.ends.back());
+    return first;
+  }
+};
+
+// One call of segmented_sort (or stable_segmented_sort) in the layout's form.
+template <bool Stable, class Policy, class Key, class Offset, class Compare>
+void segmented_sort_keys(const Policy& policy, const device_array<Key>& keys,
+                         const segment_layout& layout, const device_offsets<Offset>& offsets,
+                         Compare comp) {
+  if (layout.form == offsets_form::offsets) {
+    if constexpr (Stable)
+      gpusort::stable_segmented_sort(policy, keys.begin(), keys.end(), offsets.begins.begin(),
+                                     offsets.begins.end(), comp);
+    else
+      gpusort::segmented_sort(policy, keys.begin(), keys.end(), offsets.begins.begin(),
+                              offsets.begins.end(), comp);
+  } else {
+    if constexpr (Stable)
+      gpusort::stable_segmented_sort(policy, keys.begin(), keys.end(), offsets.begins.begin(),
+                                     offsets.ends.begin(), offsets.segments, comp);
+    else
+      gpusort::segmented_sort(policy, keys.begin(), keys.end(), offsets.begins.begin(),
+                              offsets.ends.begin(), offsets.segments, comp);
+  }
+}
+
+// Sorts `keys` in `layout` on the device and checks the result against `expected`
+// (sorted_in_segments of the keys).
+template <bool Stable, class Offset, class Policy, class Key, class Compare, class Less>
+void expect_sorts_segments(const Policy& policy, const std::vector<Key>& keys,
+                           const segment_layout& layout, const std::vector<Key>& expected,
+                           Compare comp, Less less, guarantee promised) {
+  ASSERT_EQ(keys.size(), layout.count);
+  device_array<Key> device_keys(keys);
+  const device_offsets<Offset> offsets(layout);
+  segmented_sort_keys<Stable>(policy, device_keys, layout, offsets, comp);
+  const std::vector<Key> sorted = device_keys.to_host();
+  if (promised == guarantee::stable)
+    expect_same_bits_in(layout, sorted, expected);
+  else
+    expect_sorted_permutation_in(layout, sorted, expected, less);
+}
+
+// ---- Sweeps ------------------------------------------------------------------------------
+
+// Every shape x a small, a mid and a large random key count x both forms; the key distribution
+// cycles through `distributions`. Stable: the call is stable_segmented_sort. Compare:
+// gpusort::less<> or greater<> (a template parameter, so that a sweep compiles the backend for
+// one order only).
+template <class Key, class Offset, bool Stable, class Compare, class Policy>
+void sweep_layouts(const Policy& policy, guarantee promised,
+                   const std::vector<distribution>& distributions, std::uint64_t salt) {
+  constexpr bool descending = std::is_same_v<Compare, gpusort::greater<>>;
+  static_assert(descending || std::is_same_v<Compare, gpusort::less<>>);
+  const reference_order<Key> less{descending};
+  std::uint64_t index = 0;
+  for (segment_sizes shape : every_shape)
+    for (int scale = 0; scale < 3; ++scale)
+      for (offsets_form form : {offsets_form::offsets, offsets_form::begins_and_ends}) {
+        const std::uint64_t seed = case_seed(salt * 1000003 + sizeof(Key), index);
+        const distribution d = distributions[index % distributions.size()];
+        ++index;
+        splitmix64 random(seed);
+        const std::size_t total = scale == 0   ? 1 + random.below(4000)
+                                  : scale == 1 ? 4000 + random.below(400000)
+                                               : 1000000 + random.below(2500000);
+        const segment_layout layout = lay_out(draw_sizes(shape, total, random), form, random,
+                                              shape != segment_sizes::single);
+        if (!within_cap(layout.count)) continue;
+        SCOPED_TRACE("shape=" + shape_name(shape) + " " + describe_layout(layout) + " " +
+                     describe(layout.count, d, descending ? "descending" : "ascending", seed,
+                              sizeof(Key)));
+        const std::vector<Key> keys = make_keys<Key>(layout.count, d, seed);
+        const std::vector<Key> expected = sorted_in_segments(keys, layout, less);
+        expect_sorts_segments<Stable, Offset>(policy, keys, layout, expected, Compare{}, less,
+                                              promised);
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
+std::vector<distribution> integer_distributions() {
+  return {distribution::uniform, distribution::few_distinct, distribution::sorted,
+          distribution::reversed, distribution::narrow_range, distribution::all_equal};
+}
+std::vector<distribution> float_distributions() {
+  return {distribution::float_specials, distribution::uniform, distribution::few_distinct,
+          distribution::float_specials, distribution::reversed};
+}
+
+TEST_F(SegmentedSort, U32AscendingMatchesStdStableSortInEverySegment) {
+  sweep_layouts<std::uint32_t, int, false, gpusort::less<>>(gpusort::par, guarantee::stable,
+                                                            integer_distributions(), 1);
+}
+
+TEST_F(SegmentedSort, U32DescendingWithGreater) {
+  sweep_layouts<std::uint32_t, int, true, gpusort::greater<>>(gpusort::radix, guarantee::stable,
+                                                              integer_distributions(), 2);
+}
+
+TEST_F(SegmentedSort, I32WithUnsignedOffsets) {
+  sweep_layouts<std::int32_t, unsigned, false, gpusort::less<>>(
+      gpusort::radix, guarantee::stable, integer_distributions(), 3);
+}
+
+TEST_F(SegmentedSort, F32NaNsLastAndSignedZerosInInputOrder) {
+  sweep_layouts<float, int, false, gpusort::less<>>(gpusort::par, guarantee::stable,
+                                                    float_distributions(), 4);
+}
+
+TEST_F(SegmentedSort, F32DescendingNaNsFirst) {
+  sweep_layouts<float, int, true, gpusort::greater<>>(gpusort::par, guarantee::stable,
+                                                      float_distributions(), 5);
+}
+
+TEST_F(SegmentedSort, U64WithLongLongOffsets) {
+  sweep_layouts<std::uint64_t, long long, false, gpusort::less<>>(
+      gpusort::par, guarantee::stable, integer_distributions(), 6);
+}
+
+TEST_F(SegmentedSort, F64DescendingWithSizeTOffsets) {
+  sweep_layouts<double, std::size_t, true, gpusort::greater<>>(gpusort::par, guarantee::stable,
+                                                               float_distributions(), 7);
+}
+
+// The comparison backend with its own comparator object (gpusort::less<>, not the radix
+// order): stable calls exactly, unstable ones a sorted permutation.
+TEST_F(SegmentedSort, MergeSortsEverySegment) {
+  sweep_layouts<std::uint32_t, int, true, gpusort::less<>>(gpusort::merge, guarantee::stable,
+                                                           integer_distributions(), 8);
+  sweep_layouts<std::uint32_t, int, false, gpusort::less<>>(gpusort::merge, guarantee::unstable,
+                                                            integer_distributions(), 9);
+}
+
+// ---- The sorters' boundaries ----------------------------------------------------------
+
+// Sizes at which the backend hands a segment to another sorter (backends/segmented/classes.cuh:
+// groups of 4, 8, 16 and 32 lanes, a warp of two keys per lane, a small block and a block of
+// one tile each, several blocks with 1, 2 and 3 merge passes), one below, at and one above;
+// the tiles' sizes from the comparison sort's shapes for Key (8-byte keys have smaller ones),
+// and those of 4-byte keys for every key type.
+template <class Key>
+std::vector<std::size_t> sorter_boundaries() {
+  using tuning = merge_tuning_sm90;
+  using block = backends::merge::merge_shape<tuning, Key>;
+  using small_block =
+      backends::merge::merge_shape<backends::segmented::small_block_tuning<tuning>, Key>;
+  std::vector<std::size_t> sizes{0,    1,    2,    3,    4,    5,    7,    8,    9,    15,
+                                 16,   17,   31,   32,   33,   63,   64,   65,   1087, 1088,
+                                 1089, 4351, 4352, 4353, 8703, 8704, 8705, 100000};
+  for (std::size_t boundary :
+       {std::size_t(small_block::tile_items), std::size_t(block::tile_items),
+        2 * std::size_t(block::tile_items), 4 * std::size_t(block::tile_items)})
+    for (std::size_t size : {boundary - 1, boundary, boundary + 1}) sizes.push_back(size);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
+// Every boundary size as a segment of one call (shuffled, empty segments between), in both
+// forms; then each of them alone, as the whole input.
+template <class Key, class Offset, class Policy>
+void expect_sorts_boundary_sizes(const Policy& policy, distribution d, std::uint64_t salt) {
+  const reference_order<Key> less{false};
+  const std::vector<std::size_t> boundaries = sorter_boundaries<Key>();
+  for (offsets_form form : {offsets_form::offsets, offsets_form::begins_and_ends}) {
+    const std::uint64_t seed = case_seed(salt, std::uint64_t(form));
+    splitmix64 random(seed);
+    std::vector<std::size_t> sizes;
+    for (int copy = 0; copy < 2; ++copy)
+      for (std::size_t size : boundaries) {
+        sizes.push_back(size);
+        sizes.push_back(0);
+      }
+    for (std::size_t i = sizes.size(); i > 1; --i) std::swap(sizes[i - 1], sizes[random.below(i)]);
+    const segment_layout layout = lay_out(sizes, form, random);
+    if (!within_cap(layout.count)) continue;
+    SCOPED_TRACE("every boundary size " + describe_layout(layout) + " " +
+                 describe(layout.count, d, "ascending", seed, sizeof(Key)));
+    const std::vector<Key> keys = make_keys<Key>(layout.count, d, seed);
+    expect_sorts_segments<false, Offset>(policy, keys, layout,
+                                         sorted_in_segments(keys, layout, less),
+                                         gpusort::less<>{}, less, guarantee::stable);
+    if (::testing::Test::HasFailure()) return;
+  }
+  for (std::size_t size : capped(boundaries)) {
+    const std::uint64_t seed = case_seed(salt + 1, size);
+    splitmix64 random(seed);
+    const segment_layout layout = lay_out({size}, offsets_form::offsets, random, false);
+    SCOPED_TRACE("one segment of every key: " + describe_layout(layout) + " " +
+                 describe(layout.count, d, "ascending", seed, sizeof(Key)));
+    const std::vector<Key> keys = make_keys<Key>(layout.count, d, seed);
+    expect_sorts_segments<false, Offset>(policy, keys, layout,
+                                         sorted_in_segments(keys, layout, less),
+                                         gpusort::less<>{}, less, guarantee::stable);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TEST_F(SegmentedSort, SegmentsAtEverySorterBoundaryFourByteKeys) {
+  expect_sorts_boundary_sizes<std::uint32_t, int>(gpusort::par, distribution::uniform, 10);
+  expect_sorts_boundary_sizes<std::uint32_t, int>(gpusort::par, distribution::few_distinct, 11);
+  expect_sorts_boundary_sizes<float, int>(gpusort::par, distribution::float_specials, 12);
+}
+
+TEST_F(SegmentedSort, SegmentsAtEverySorterBoundaryEightByteKeys) {
+  expect_sorts_boundary_sizes<std::uint64_t, long long>(gpusort::par, distribution::uniform, 13);
+  expect_sorts_boundary_sizes<std::uint64_t, long long>(gpusort::par,
+                                                        distribution::few_distinct, 14);
+}
+
+// ---- Every policy ------------------------------------------------------------------------
+
+// Policies of the user's own name that are built-in ones.
+struct project_radix : gpusort::radix_policy<> {};
+struct project_par : gpusort::par_policy {};
+
+// A mix of every sorter's sizes, and power-law sizes, in both forms, through `policy`: the
+// radix family (and gpusort::merge's stable calls) must give std::stable_sort's result;
+// bucket_bitonic and gpusort::merge's unstable calls promise a sorted permutation.
+template <bool Stable, class Policy>
+void expect_policy_sorts(const Policy& policy, guarantee promised, std::uint64_t salt) {
+  using Key = std::uint32_t;
+  const reference_order<Key> less{false};
+  std::vector<std::size_t> mixed = sorter_boundaries<Key>();
+  for (int i = 0; i < 300; ++i) mixed.push_back(i % 40);
+  std::uint64_t index = 0;
+  for (bool power_law : {false, true})
+    for (offsets_form form : {offsets_form::offsets, offsets_form::begins_and_ends}) {
+      const std::uint64_t seed = case_seed(salt, index++);
+      splitmix64 random(seed);
+      std::vector<std::size_t> sizes =
+          power_law ? draw_sizes(segment_sizes::power_law, 200000 + random.below(100000), random)
+                    : mixed;
+      if (!power_law)
+        for (std::size_t i = sizes.size(); i > 1; --i)
+          std::swap(sizes[i - 1], sizes[random.below(i)]);
+      const segment_layout layout = lay_out(sizes, form, random);
+      if (!within_cap(layout.count)) continue;
+      const distribution d = power_law ? distribution::uniform : distribution::few_distinct;
+      SCOPED_TRACE(std::string(power_law ? "power-law sizes " : "every sorter's sizes ") +
+                   describe_layout(layout) + " " + describe(layout.count, d, "ascending", seed, 4));
+      const std::vector<Key> keys = make_keys<Key>(layout.count, d, seed);
+      expect_sorts_segments<Stable, int>(policy, keys, layout,
+                                         sorted_in_segments(keys, layout, less),
+                                         gpusort::less<>{}, less, promised);
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
+TEST_F(SegmentedSort, EveryPolicySortsEverySegment) {
+  {
+    SCOPED_TRACE("gpusort::par");
+    expect_policy_sorts<false>(gpusort::par, guarantee::stable, 20);
+    expect_policy_sorts<true>(gpusort::par, guarantee::stable, 21);
+  }
+  {
+    SCOPED_TRACE("gpusort::radix");
+    expect_policy_sorts<false>(gpusort::radix, guarantee::stable, 22);
+    expect_policy_sorts<true>(gpusort::radix, guarantee::stable, 23);
+  }
+  {
+    SCOPED_TRACE("gpusort::bucket_bitonic (no stable form)");
+    expect_policy_sorts<false>(gpusort::bucket_bitonic, guarantee::unstable, 24);
+  }
+  {
+    SCOPED_TRACE("gpusort::merge");
+    expect_policy_sorts<false>(gpusort::merge, guarantee::unstable, 25);
+    expect_policy_sorts<true>(gpusort::merge, guarantee::stable, 26);
+  }
+  {
+    SCOPED_TRACE("gpusort::par_pinned<par_strategy::merge>");
+    expect_policy_sorts<false>(gpusort::par_pinned<par_strategy::merge>, guarantee::stable, 27);
+  }
+  {
+    SCOPED_TRACE("gpusort::par_pinned<par_strategy::onesweep>");
+    expect_policy_sorts<true>(gpusort::par_pinned<par_strategy::onesweep>, guarantee::stable, 28);
+  }
+  {
+    SCOPED_TRACE("struct project_radix : gpusort::radix_policy<>");
+    expect_policy_sorts<false>(project_radix{}, guarantee::stable, 29);
+  }
+  {
+    SCOPED_TRACE("struct project_par : gpusort::par_policy");
+    expect_policy_sorts<true>(project_par{}, guarantee::stable, 30);
+  }
+}
+
+// ---- Ranges, and what is left alone ------------------------------------------------------
+
+segment_layout layout_of(offsets_form form, std::size_t count,
+                         std::initializer_list<std::pair<std::size_t, std::size_t>> spans) {
+  segment_layout layout;
+  layout.form = form;
+  layout.count = count;
+  for (const auto& [begin, end] : spans) {
+    layout.begins.push_back(begin);
+    layout.ends.push_back(end);
+  }
+  return layout;
+}
+
+TEST_F(SegmentedSort, KeysBeforeAfterAndBetweenSegmentsStayAsTheyWere) {
+  using Key = std::uint32_t;
+  const reference_order<Key> less{false};
+  const segment_layout layouts[] = {
+      // Offsets form: segments over [1000, 9000) of 10000 keys.
+      layout_of(offsets_form::offsets, 10000,
+                {{1000, 1001}, {1001, 1033}, {1033, 2121}, {2121, 6500}, {6500, 9000}}),
+      // Begins and ends: listed from the last to the first, a segment of each sorter with gaps
+      // of 1 to 4000 keys, a gap before the first and after the last.
+      layout_of(offsets_form::begins_and_ends, 40000,
+                {{30000, 39999}, {25000, 29000}, {24000, 24999}, {23000, 23040}, {22000, 22030},
+                 {21999, 22000}, {21000, 21000}, {1, 20000}}),
+      // A single segment that is not the whole input (a single segment of every key is
+      // sorted another way): all keys but the first, all but the last, none, one, two.
+      layout_of(offsets_form::offsets, 300007, {{1, 300007}}),
+      layout_of(offsets_form::begins_and_ends, 300007, {{0, 300006}}),
+      layout_of(offsets_form::offsets, 300007, {{150000, 150000}}),
+      layout_of(offsets_form::offsets, 300007, {{300006, 300007}}),
+      layout_of(offsets_form::begins_and_ends, 300007, {{7, 9}}),
+  };
+  for (const segment_layout& layout : layouts) {
+    SCOPED_TRACE(describe_layout(layout));
+    const std::vector<Key> keys = make_keys<Key>(layout.count, distribution::uniform, 31);
+    expect_sorts_segments<false, int>(gpusort::par, keys, layout,
+                                      sorted_in_segments(keys, layout, less), gpusort::less<>{},
+                                      less, guarantee::stable);
+  }
+}
+
+TEST_F(SegmentedSort, SortsThrustDeviceVectorIterators) {
+  using Key = std::uint32_t;
+  splitmix64 random(32);
+  const segment_layout layout =
+      lay_out(draw_sizes(segment_sizes::uniform_to_1024, 100003, random), offsets_form::offsets,
+              random, false);
+  ASSERT_LT(layout.segments(), 65536u);
+  const std::vector<Key> keys = make_keys<Key>(layout.count, distribution::uniform, 33);
+  const auto expected = sorted_in_segments(keys, layout, reference_order<Key>{false});
+  std::vector<int> offsets(layout.begins.begin(), layout.begins.end());
+  offsets.push_back(int(layout.ends.back()));
+  thrust::device_vector<Key> device_keys(keys.begin(), keys.end());
+  thrust::device_vector<int> device_offsets(offsets.begin(), offsets.end());
+  gpusort::segmented_sort(gpusort::par, device_keys.begin(), device_keys.end(),
+                          device_offsets.begin(), device_offsets.end());
+  expect_same_bits_in(layout, std::vector<Key>(device_keys.begin(), device_keys.end()), expected);
+
+  // The begins and ends form over the same offsets, with a segment count of another integral
+  // type.
+  thrust::device_vector<Key> again(keys.begin(), keys.end());
+  gpusort::stable_segmented_sort(gpusort::radix, again.begin(), again.end(),
+                                 device_offsets.begin(), device_offsets.begin() + 1,
+                                 static_cast<unsigned short>(layout.segments()));
+  expect_same_bits_in(layout, std::vector<Key>(again.begin(), again.end()), expected);
+}
+
+TEST_F(SegmentedSort, ZeroSegmentsAndEmptyRangesChangeNothing) {
+  using Key = std::uint32_t;
+  const std::vector<Key> keys = make_keys<Key>(5000, distribution::uniform, 34);
+  device_array<Key> device_keys(keys);
+  device_array<int> offsets(std::vector<int>{0, 5000});
+  device_array<int> no_offsets(std::vector<int>{});
+  // No offsets at all, one offset (zero segments), and a segment count of 0.
+  gpusort::segmented_sort(gpusort::par, device_keys.begin(), device_keys.end(), offsets.begin(),
+                          offsets.begin());
+  gpusort::segmented_sort(gpusort::par, device_keys.begin(), device_keys.end(), offsets.begin(),
+                          offsets.begin() + 1);
+  gpusort::stable_segmented_sort(gpusort::radix, device_keys.begin(), device_keys.end(),
+                                 offsets.begin(), offsets.begin() + 1, 0);
+  gpusort::segmented_sort(gpusort::merge, device_keys.begin(), device_keys.end(),
+                          no_offsets.begin(), no_offsets.end());
+  EXPECT_EQ(device_keys.to_host(), keys);
+  // Empty key ranges (null pointers too) and a range of one key, with segments that fit them.
+  device_array<int> empty_segments(std::vector<int>{0, 0, 0});
+  Key* none = nullptr;
+  gpusort::segmented_sort(gpusort::par, none, none, empty_segments.begin(),
+                          empty_segments.end());
+  gpusort::segmented_sort(gpusort::par, device_keys.begin(), device_keys.begin(),
+                          empty_segments.begin(), empty_segments.end());
+  device_array<int> one_key(std::vector<int>{0, 1});
+  gpusort::stable_segmented_sort(gpusort::par, device_keys.begin(), device_keys.begin() + 1,
+                                 one_key.begin(), one_key.end());
+  // Segments that are all empty, over many keys.
+  gpusort::segmented_sort(gpusort::par, device_keys.begin(), device_keys.end(),
+                          empty_segments.begin(), empty_segments.end());
+  EXPECT_EQ(device_keys.to_host(), keys);
+}
+
+// ---- Bad offsets ---------------------------------------------------------------------------
+
+// A call whose offsets hold one bad segment among good ones of every sorter (several blocks
+// included): it must sort nothing and return without waiting; the device's report reaches the
+// host at the next check, once. Then a good call works. `ends` empty: the offsets form. Key,
+// offset type and comparator are combinations the sweeps above compile anyway.
+template <class Key, class Offset, class Policy, class Compare>
+void expect_bad_offsets_sort_nothing(const Policy& policy, Compare comp, bool descending,
+                                     const std::vector<Offset>& begins,
+                                     const std::vector<Offset>& ends, std::size_t count,
+                                     const char* what) {
+  SCOPED_TRACE(what);
+  const std::vector<Key> keys = make_keys<Key>(count, distribution::uniform, 40);
+  device_array<Key> device_keys(keys);
+  device_array<Offset> device_begins(begins);
+  device_array<Offset> device_ends(ends);
+  if (ends.empty())
+    gpusort::segmented_sort(policy, device_keys.begin(), device_keys.end(), device_begins.begin(),
+                            device_begins.end(), comp);
+  else
+    gpusort::segmented_sort(policy, device_keys.begin(), device_keys.end(), device_begins.begin(),
+                            device_ends.begin(), ends.size(), comp);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_THROW(gpusort::check_segmented_sorts(), gpusort::error);
+  EXPECT_NO_THROW(gpusort::check_segmented_sorts()) << "the report is given once";
+  expect_same_bits(device_keys.to_host(), keys, "keys after a call with bad offsets");
+
+  // The library is usable afterwards.
+  splitmix64 random(count);
+  const segment_layout layout = lay_out({count / 3, count - count / 3}, offsets_form::offsets,
+                                        random, false);
+  const device_offsets<Offset> good(layout);
+  gpusort::segmented_sort(policy, device_keys.begin(), device_keys.end(), good.begins.begin(),
+                          good.begins.end(), comp);
+  SCOPED_TRACE("a good call after the report");
+  expect_same_bits_in(layout, device_keys.to_host(),
+                      sorted_in_segments(keys, layout, reference_order<Key>{descending}));
+}
+
+// Back-to-back offsets of every sorter's size: 11 offsets, 10 segments, 25624 keys.
+template <class Offset>
+std::vector<Offset> good_offsets() {
+  std::vector<Offset> offsets{0};
+  for (int size : {0, 1, 2, 17, 33, 64, 65, 1089, 4353, 20000})
+    offsets.push_back(Offset(offsets.back() + Offset(size)));
+  return offsets;
+}
+
+TEST_F(SegmentedSort, BadOffsetsSortNothingAndTheNextCheckThrows) {
+  const std::size_t count = 30000;
+  const gpusort::less<> ascending;
+  {
+    std::vector<int> decreasing = good_offsets<int>();
+    decreasing.push_back(decreasing.back() - 5);  // segment 10 ends before it begins
+    decreasing.push_back(int(count));
+    expect_bad_offsets_sort_nothing<std::uint32_t>(gpusort::par, ascending, false, decreasing,
+                                                   {}, count, "decreasing offsets");
+  }
+  {
+    std::vector<int> past_the_end = good_offsets<int>();
+    past_the_end.push_back(int(count) + 1);
+    expect_bad_offsets_sort_nothing<std::uint32_t>(gpusort::radix, ascending, false,
+                                                   past_the_end, {}, count,
+                                                   "the last offset past the keys' end");
+  }
+  {
+    std::vector<int> negative = good_offsets<int>();
+    negative.front() = -1;
+    expect_bad_offsets_sort_nothing<std::uint32_t>(gpusort::merge, ascending, false, negative,
+                                                   {}, count, "a negative first offset");
+  }
+  {
+    std::vector<unsigned> past_the_end = good_offsets<unsigned>();
+    past_the_end.push_back(std::numeric_limits<unsigned>::max());
+    expect_bad_offsets_sort_nothing<std::int32_t>(gpusort::radix, ascending, false, past_the_end,
+                                                  {}, count, "an unsigned offset of ~0u");
+  }
+  {
+    const std::vector<long long> offsets = good_offsets<long long>();
+    std::vector<long long> begins(offsets.begin(), offsets.end() - 1);
+    std::vector<long long> ends(offsets.begin() + 1, offsets.end());
+    std::swap(begins.back(), ends.back());  // [25624, 5624)
+    std::reverse(begins.begin(), begins.end());
+    std::reverse(ends.begin(), ends.end());
+    expect_bad_offsets_sort_nothing<std::uint64_t>(
+        gpusort::par, ascending, false, begins, ends, count,
+        "begins and ends: the first segment's end precedes its begin");
+    std::swap(begins.front(), ends.front());
+    ends.front() = (long long)count + 100;  // [5624, count + 100)
+    expect_bad_offsets_sort_nothing<std::uint64_t>(gpusort::par, ascending, false, begins, ends,
+                                                   count,
+                                                   "begins and ends: an end past the keys' end");
+    ends.front() = (long long)count;
+    begins.back() = -7;  // [-7, 0)
+    expect_bad_offsets_sort_nothing<std::uint64_t>(gpusort::bucket_bitonic, ascending, false,
+                                                   begins, ends, count,
+                                                   "begins and ends: a negative begin");
+  }
+  {
+    // One segment: a call that would sort the whole input another way when it is all of it.
+    expect_bad_offsets_sort_nothing<std::uint32_t>(gpusort::par, ascending, false,
+                                                   std::vector<int>{0, int(count) + 1}, {},
+                                                   count, "a single segment past the end");
+    expect_bad_offsets_sort_nothing<std::uint32_t>(gpusort::radix, ascending, false,
+                                                   std::vector<int>{int(count)},
+                                                   std::vector<int>{0}, count,
+                                                   "a single segment that ends before it begins");
+    expect_bad_offsets_sort_nothing<float>(gpusort::par, ascending, false,
+                                           std::vector<int>{-1, int(count)}, {}, count,
+                                           "a single segment from -1 to the end");
+  }
+  {
+    std::vector<std::size_t> past_the_end = good_offsets<std::size_t>();
+    past_the_end.push_back(std::numeric_limits<std::size_t>::max());
+    expect_bad_offsets_sort_nothing<double>(gpusort::par, gpusort::greater<>{}, true,
+                                            past_the_end, {}, count,
+                                            "a std::size_t offset of SIZE_MAX");
+  }
+}
+
+// The report is read by the next segmented sort call, which throws before it does anything.
+TEST_F(SegmentedSort, TheNextCallReportsBadOffsetsAndLeavesItsKeysAlone) {
+  using Key = std::uint32_t;
+  const std::vector<Key> keys = make_keys<Key>(9000, distribution::uniform, 41);
+  device_array<Key> bad_keys(keys), next_keys(keys);
+  device_array<int> bad(std::vector<int>{0, 5000, 4000, 9000});
+  device_array<int> good(std::vector<int>{0, 9000});
+  gpusort::segmented_sort(gpusort::par, bad_keys.begin(), bad_keys.end(), bad.begin(), bad.end());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  try {
+    gpusort::segmented_sort(gpusort::par, next_keys.begin(), next_keys.end(), good.begin(),
+                            good.end());
+    ADD_FAILURE() << "expected gpusort::error from the call after one with bad offsets";
+  } catch (const gpusort::error& e) {
+    EXPECT_NE(std::string(e.what()).find("segment 1"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(bad_keys.to_host(), keys);
+  EXPECT_EQ(next_keys.to_host(), keys) << "the call that reported was not to run";
+  gpusort::segmented_sort(gpusort::par, next_keys.begin(), next_keys.end(), good.begin(),
+                          good.end());
+  EXPECT_EQ(next_keys.to_host(), reference_sorted(keys, false));
+}
+
+TEST_F(SegmentedSort, OffsetsInHostMemoryAreRefusedAtOnce) {
+  using Key = std::uint32_t;
+  const std::vector<Key> keys = make_keys<Key>(3000, distribution::uniform, 42);
+  device_array<Key> device_keys(keys);
+  const std::vector<int> host_offsets{0, 1000, 3000};
+  device_array<int> device_ends(std::vector<int>{1000, 3000});
+  try {
+    gpusort::segmented_sort(gpusort::par, device_keys.begin(), device_keys.end(),
+                            host_offsets.data(), host_offsets.data() + host_offsets.size());
+    ADD_FAILURE() << "expected gpusort::error for offsets in host memory";
+  } catch (const gpusort::error& e) {
+    EXPECT_NE(std::string(e.what()).find("host memory"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(gpusort::segmented_sort(gpusort::merge, device_keys.begin(), device_keys.end(),
+                                       host_offsets.data(),
+                                       static_cast<const int*>(device_ends.begin()), 2),
+               gpusort::error);
+  EXPECT_THROW(gpusort::stable_segmented_sort(gpusort::radix, device_keys.begin(),
+                                              device_keys.end(),
+                                              static_cast<const int*>(device_ends.begin()),
+                                              host_offsets.data() + 1, 2),
+               gpusort::error);
+  EXPECT_EQ(device_keys.to_host(), keys);
+}
+
+}  // namespace
+}  // namespace gpusort::test
