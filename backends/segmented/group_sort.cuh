@@ -1,6 +1,7 @@
 // A small segment sorted by a group of Lanes lanes of one warp, Slots elements per lane, in
 // registers: a bitonic network (K. E. Batcher, "Sorting networks and their applications",
-// 1968) over Lanes x Slots elements, shuffles between lanes and swaps within one.
+// 1968) over Lanes x Slots elements, shuffles between lanes and swaps within one (a pair in
+// one lane costs one comparison, a pair across lanes one per lane, and a shuffle).
 //   - Stable: each key carries its position, and equal keys go in position order.
 //   - Positions at or past the segment's size are padding and go last, whatever they hold.
 //   - A permutation whatever the comparator: both elements of a compare-exchange evaluate the
@@ -78,8 +79,8 @@ using group_order_t = std::conditional_t<packed_radix_order<Key, Compare>::appli
 // The network over a group's Lanes x Slots elements: element member x Slots + s in e[s].
 template <int Lanes, int Slots, class Order>
 struct group_sorter {
-  static_assert((Lanes & (Lanes - 1)) == 0 && Lanes <= 32 && (Slots == 1 || Slots == 2),
-                "a power-of-two group within a warp, one or two elements per lane");
+  static_assert((Lanes & (Lanes - 1)) == 0 && Lanes <= 32 && (Slots & (Slots - 1)) == 0,
+                "a power-of-two group within a warp, a power of two of elements per lane");
   static constexpr int elements = Lanes * Slots;
   using element = typename Order::element;
 
@@ -108,11 +109,17 @@ struct group_sorter {
           for (int s = 0; s < Slots; ++s)
             e[s] = exchange(e[s], shuffle_xor(e[s], stride / Slots), member * Slots + s,
                             stride, run);
-        } else {  // stride 1 with two slots: the pair is in this lane
-          const element low = exchange(e[0], e[1], member * Slots, 1, run);
-          const element high = exchange(e[1], e[0], member * Slots + 1, 1, run);
-          e[0] = low;
-          e[1] = high;
+        } else {  // the pairs are in this lane: one comparison per pair
+#pragma unroll
+          for (int s = 0; s < Slots; ++s) {
+            if ((s & stride) != 0) continue;
+            const element low = e[s];
+            const element high = e[s + stride];
+            const bool ascending = ((member * Slots + s) & run) == 0;
+            const bool swap = ascending ? before(high, low) : before(low, high);
+            e[s] = swap ? high : low;
+            e[s + stride] = swap ? low : high;
+          }
         }
       }
     }
