@@ -2,8 +2,9 @@
 // alone (the offsets stay on the device: no synchronisation, so the call can be captured into
 // a CUDA graph), then the kernels of kernels.cuh. Every launch that the sizes known on the host
 // rule out is left out: no class whose segments cannot fit in n keys (no multi-block
-// machinery where n fits one tile). Launches for the multi-block segments' passes
-// are sized for the worst case the host can bound and find their work on the device.
+// machinery where n fits one tile). The multi-block segments' passes are one cooperative
+// launch, sized for the most merge blocks the host can bound, that finds its work on the
+// device.
 #pragma once
 
 #include <gpusort/detail/offsets_report.cuh>
@@ -177,23 +178,25 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
         buffers, begins, ends, n, header, multi_list, first_tiles, disagreed, comp);
     detail::check_launch("segmented sort: sort_segment_tiles");
   }
-  constexpr auto merge_kernel = merge_segment_runs<block_shape, Key, Value, Offset, Compare>;
-  for (int pass = 0; pass < passes; ++pass) {
-    const std::size_t* first_blocks = first_merge_blocks + std::size_t(pass) * table_entries;
-    const std::size_t bound = most_merge_blocks(n, tile_items, pass, chunk_items);
-    launch_dependent(find_segment_splits<block_shape, Key, Value, Offset, Compare>,
-                     unsigned(tile_count(bound, block_shape::split_searches_per_block)),
-                     block_shape::split_search_threads, stream,
-                     "segmented sort: find_segment_splits", buffers, begins, ends, n,
-                     static_cast<const segment_plan_header*>(header), multi_list, first_blocks,
-                     tile_items, pass, splits, disagreed, comp);
-    launch_dependent(merge_kernel, resident_grid<merge_kernel, block_shape::merge_threads>(bound),
-                     block_shape::merge_threads, stream, "segmented sort: merge_segment_runs",
-                     buffers, begins, ends, n, static_cast<const segment_plan_header*>(header),
-                     multi_list, first_blocks, tile_items, pass,
-                     static_cast<const std::size_t*>(splits),
-                     static_cast<const unsigned*>(disagreed), comp);
-  }
+  if (passes == 0) return;
+  // Cooperative: every block resident at once, for the barriers between the passes' steps.
+  constexpr auto pass_kernel = merge_segment_passes<block_shape, Key, Value, Offset, Compare>;
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(resident_grid<pass_kernel, block_shape::merge_threads>(
+      most_merge_blocks(n, tile_items, 0, chunk_items)));
+  config.blockDim = dim3(unsigned(block_shape::merge_threads));
+  config.stream = stream;
+  config.attrs = &cooperative;
+  config.numAttrs = 1;
+  detail::check_cuda(
+      cudaLaunchKernelEx(&config, pass_kernel, buffers, begins, ends, n,
+                         static_cast<const segment_plan_header*>(header), multi_list,
+                         static_cast<const std::size_t*>(first_merge_blocks), table_entries,
+                         tile_items, passes, splits, disagreed, comp),
+      "segmented sort: merge_segment_passes");
 }
 
 }  // namespace gpusort::backends::segmented

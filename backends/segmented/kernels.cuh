@@ -10,9 +10,9 @@
 //                             in registers by a bitonic network (group_sort.cuh)
 //   sort_segments_in_blocks   a block per segment of at most one tile: the comparison sort's
 //                             tile sort (merge/tile_sort.cuh), in place
-//   sort_segment_tiles, then per pass find_segment_splits and merge_segment_runs: the
-//   comparison sort's tiles and merge passes (merge/kernels.cuh), over virtual blocks that
-//   each belong to one segment.
+//   sort_segment_tiles, then merge_segment_passes (one cooperative launch for every pass):
+//   the comparison sort's tiles and merge passes (merge/kernels.cuh), over virtual blocks
+//   that each belong to one segment.
 // Every sorting kernel first checks the plan: bad offsets (or segments whose sizes add up to
 // more than the keys, which overlap) leave keys and values as they were.
 #pragma once
@@ -24,6 +24,7 @@
 #include "classes.cuh"
 #include "group_sort.cuh"
 
+#include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
 #include <cstddef>
@@ -337,88 +338,115 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
   }
 }
 
-// Grid: one thread per merge block of the pass (at most the host's bound), each launch block
-// also searching the first merge block of the next, as merge::find_splits does.
+// The split of merge block `block` of pass `pass` (block < first_blocks[segments]): how many of
+// its pair's outputs before its first come from run a. Returns the block's range too.
 template <class Shape, class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(Shape::split_search_threads)
-    find_segment_splits(segment_buffers<Key, Value> buffers, const Offset* begins,
-                        const Offset* ends, std::size_t n, const segment_plan_header* header,
-                        const unsigned* list, const std::size_t* first_blocks, int tile_items,
-                        int pass, std::size_t* splits, unsigned* disagreed, Compare comp) {
-  constexpr int searches_per_block = Shape::split_searches_per_block;
-  __shared__ std::size_t found[Shape::split_search_threads];
-  wait_for_previous_kernel();
-  let_next_kernel_start();
-  if (plan_refused(*header, n)) return;
-  const std::size_t segments = header->count[in_blocks];
-  const std::size_t blocks = first_blocks[segments];
-  const int thread = int(threadIdx.x);
-  const std::size_t block = std::size_t(blockIdx.x) * searches_per_block + std::size_t(thread);
-  const bool searching = block < blocks;
-  owned_segment owned{};
-  merge::merge_block_range range{};
-  const std::size_t run_width = std::size_t(tile_items) << pass;
-  if (searching) {
-    owned = segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
-    range = merge::merge_block_of(block - first_blocks[owned.index], run_width,
-                                  Shape::chunk_items, owned.span.size);
-    const Key* in = pass_reads_alternate(owned.passes, pass) ? buffers.alternate_keys
-                                                              : buffers.keys;
-    const Key* a = in + owned.span.begin + range.begin;
-    found[thread] = merge::merge_path_split(a, range.a_count, a + range.a_count, range.b_count,
-                                            range.diagonal_begin, comp);
-  }
-  __syncthreads();
-  if (!searching || thread == searches_per_block) return;
-  splits[block] = found[thread];
-  if (block + 1 < blocks && first_blocks[owned.index + 1] > block + 1) {  // same segment
-    const merge::merge_block_range next =
-        merge::merge_block_of(block + 1 - first_blocks[owned.index], run_width,
-                              Shape::chunk_items, owned.span.size);
-    if (next.begin == range.begin &&
-        !merge::splits_agree(range.diagonal_begin, found[thread], next.diagonal_begin,
-                             found[thread + 1]))
-      *disagreed = 1;
-  }
+__device__ __forceinline__ std::size_t split_of_merge_block(
+    const segment_buffers<Key, Value>& buffers, const Offset* begins, const Offset* ends,
+    std::size_t n, const unsigned* list, std::size_t segments, const std::size_t* first_blocks,
+    std::size_t block, int tile_items, int pass, const Compare& comp,
+    owned_segment& owned, merge::merge_block_range& range) {
+  owned = segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
+  range = merge::merge_block_of(block - first_blocks[owned.index], std::size_t(tile_items) << pass,
+                                Shape::chunk_items, owned.span.size);
+  const Key* in =
+      pass_reads_alternate(owned.passes, pass) ? buffers.alternate_keys : buffers.keys;
+  const Key* a = in + owned.span.begin + range.begin;
+  return merge::merge_path_split(a, range.a_count, a + range.a_count, range.b_count,
+                                 range.diagonal_begin, comp);
 }
 
-// Grid: any number of blocks of Shape::merge_threads, looping over the pass's merge blocks.
+template <class Compare>
+inline constexpr bool is_radix_order_v = false;
+template <class Key, bool Descending>
+inline constexpr bool is_radix_order_v<radix_order_less<Key, Descending>> = true;
+
+// Grid: a cooperative launch of blocks of Shape::merge_threads, at most as many as are resident
+// at once. Every merge pass of the multi-block segments, each in steps with a grid-wide
+// barrier after each (one launch instead of two per pass: the host launches as many passes
+// as n could need, and each launch that found nothing to do still cost 2-3 us):
+//   1. each thread takes merge blocks in turn and finds where each starts on its pair's merge
+//      path (as merge::find_splits); then whether it agrees with where the next one starts
+//      (a comparator that is no strict weak ordering can make them disagree: then every
+//      merge block copies its range through unmerged and the output stays a permutation);
+//   2. each block takes merge blocks in turn and merges them (merge::merge_block).
+// The passes end where a pass has no merge block: the same for every block, so all of them
+// leave together.
 template <class Shape, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(Shape::merge_threads)
-    merge_segment_runs(segment_buffers<Key, Value> buffers, const Offset* begins,
-                       const Offset* ends, std::size_t n, const segment_plan_header* header,
-                       const unsigned* list, const std::size_t* first_blocks, int tile_items,
-                       int pass, const std::size_t* splits, const unsigned* disagreed,
-                       Compare comp) {
+    merge_segment_passes(segment_buffers<Key, Value> buffers, const Offset* begins,
+                         const Offset* ends, std::size_t n, const segment_plan_header* header,
+                         const unsigned* list, const std::size_t* first_merge_blocks,
+                         std::size_t table_entries, int tile_items, int passes,
+                         std::size_t* splits, unsigned* disagreed, Compare comp) {
   using storage_t = typename merge::merge_block<Shape, Key, Value, Compare, true>::storage_t;
   __shared__ storage_t shared;
-  wait_for_previous_kernel();
   if (plan_refused(*header, n)) return;
   const std::size_t segments = header->count[in_blocks];
-  const std::size_t blocks = first_blocks[segments];
-  const std::size_t run_width = std::size_t(tile_items) << pass;
-  for (std::size_t block = blockIdx.x; block < blocks; block += gridDim.x) {
-    const owned_segment owned =
-        segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
-    const merge::merge_block_range range = merge::merge_block_of(
-        block - first_blocks[owned.index], run_width, Shape::chunk_items, owned.span.size);
-    if (range.diagonal_begin == range.diagonal_end) continue;  // the same for the whole block
-    const merge::merge_pieces pieces = merge::find_pieces(range, block, splits, disagreed);
-    const bool from_alternate = pass_reads_alternate(owned.passes, pass);
-    const std::size_t begin = owned.span.begin;
-    const std::size_t value_offset = has_values_v<Value> ? begin : 0;
-    const Key* in_keys = (from_alternate ? buffers.alternate_keys : buffers.keys) + begin;
-    Key* out_keys = (from_alternate ? buffers.keys : buffers.alternate_keys) + begin;
-    const Value* in_values =
-        (from_alternate ? buffers.alternate_values : buffers.values) + value_offset;
-    Value* out_values = (from_alternate ? buffers.values : buffers.alternate_values) + value_offset;
-    if (pieces.count == Shape::chunk_items)
-      merge::merge_block<Shape, Key, Value, Compare, true>{shared, pieces, comp}.run(
-          in_keys, out_keys, in_values, out_values);
-    else
-      merge::merge_block<Shape, Key, Value, Compare, false>{shared, pieces, comp}.run(
-          in_keys, out_keys, in_values, out_values);
-    __syncthreads();  // shared memory is reused
+  const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+  for (int pass = 0; pass < passes; ++pass) {
+    const std::size_t* first_blocks = first_merge_blocks + std::size_t(pass) * table_entries;
+    const std::size_t blocks = first_blocks[segments];
+    if (blocks == 0) return;  // and no later pass has any either
+    for (std::size_t block = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; block < blocks;
+         block += threads) {
+      owned_segment owned;
+      merge::merge_block_range range;
+      splits[block] =
+          split_of_merge_block<Shape>(buffers, begins, ends, n, list, segments, first_blocks,
+                                      block, tile_items, pass, comp, owned, range);
+    }
+    grid.sync();
+    // Neighbouring splits of one pair must agree (checked apart from the searches: a thread
+    // that searched its block's next split too made the passes 10 % slower), unless the
+    // comparator is gpusort's own radix order, a strict weak ordering: then the check and its
+    // barrier are left out.
+    if constexpr (!is_radix_order_v<Compare>) {
+      for (std::size_t block = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+           block + 1 < blocks; block += threads) {
+        const owned_segment owned =
+            segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
+        if (block + 1 >= first_blocks[owned.index + 1]) continue;  // the segment's last block
+        const std::size_t run_width = std::size_t(tile_items) << pass;
+        const std::size_t local = block - first_blocks[owned.index];
+        const merge::merge_block_range range =
+            merge::merge_block_of(local, run_width, Shape::chunk_items, owned.span.size);
+        const merge::merge_block_range next =
+            merge::merge_block_of(local + 1, run_width, Shape::chunk_items, owned.span.size);
+        if (next.begin == range.begin &&
+            !merge::splits_agree(range.diagonal_begin, splits[block], next.diagonal_begin,
+                                 splits[block + 1]))
+          *disagreed = 1;
+      }
+      grid.sync();
+    }
+    const std::size_t run_width = std::size_t(tile_items) << pass;
+    for (std::size_t block = blockIdx.x; block < blocks; block += gridDim.x) {
+      const owned_segment owned =
+          segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
+      const merge::merge_block_range range = merge::merge_block_of(
+          block - first_blocks[owned.index], run_width, Shape::chunk_items, owned.span.size);
+      if (range.diagonal_begin == range.diagonal_end) continue;  // the same for the whole block
+      const merge::merge_pieces pieces = merge::find_pieces(range, block, splits, disagreed);
+      const bool from_alternate = pass_reads_alternate(owned.passes, pass);
+      const std::size_t begin = owned.span.begin;
+      const std::size_t value_offset = has_values_v<Value> ? begin : 0;
+      const Key* in_keys = (from_alternate ? buffers.alternate_keys : buffers.keys) + begin;
+      Key* out_keys = (from_alternate ? buffers.keys : buffers.alternate_keys) + begin;
+      const Value* in_values =
+          (from_alternate ? buffers.alternate_values : buffers.values) + value_offset;
+      Value* out_values =
+          (from_alternate ? buffers.values : buffers.alternate_values) + value_offset;
+      if (pieces.count == Shape::chunk_items)
+        merge::merge_block<Shape, Key, Value, Compare, true>{shared, pieces, comp}.run(
+            in_keys, out_keys, in_values, out_values);
+      else
+        merge::merge_block<Shape, Key, Value, Compare, false>{shared, pieces, comp}.run(
+            in_keys, out_keys, in_values, out_values);
+      __syncthreads();  // shared memory is reused
+    }
+    grid.sync();  // this pass's output is the next one's input
   }
 }
 
