@@ -6,6 +6,7 @@
 
 #include "../error.cuh"
 #include "per_device.cuh"
+#include "stream_capture.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -23,27 +24,20 @@ struct offsets_report {
   unsigned long long* device;  // the same word, as the device writes it
 };
 
-// Made on first use. cudaHostAlloc is not allowed while a stream is being captured in the
-// global mode, so it is made in the relaxed mode (it enqueues nothing on any stream).
+// Made on first use, kept for the life of the process (as the memory pool is).
 inline const offsets_report& offsets_report_of(int device) {
   static per_device<offsets_report> reports;
   return reports.get(device, [](int) {
-    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-    check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "entering relaxed capture mode");
+    const relaxed_capture_mode relaxed;  // the first segmented sort may be a captured one
     offsets_report report{};
     void* word = nullptr;
-    const cudaError_t allocated =
-        cudaHostAlloc(&word, sizeof(unsigned long long), cudaHostAllocMapped);
-    cudaError_t mapped = cudaSuccess;
-    if (allocated == cudaSuccess) {
-      report.host = static_cast<unsigned long long*>(word);
-      *report.host = no_bad_segment;
-      mapped = cudaHostGetDevicePointer(reinterpret_cast<void**>(&report.device), word, 0);
-    }
-    check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "leaving relaxed capture mode");
-    check_cuda(allocated, "allocating the segmented sort's offsets report");
-    check_cuda(mapped, "mapping the segmented sort's offsets report");
-    return report;  // kept for the life of the process, as the memory pool is
+    check_cuda(cudaHostAlloc(&word, sizeof(unsigned long long), cudaHostAllocMapped),
+               "allocating the segmented sort's offsets report");
+    report.host = static_cast<unsigned long long*>(word);
+    *report.host = no_bad_segment;
+    check_cuda(cudaHostGetDevicePointer(reinterpret_cast<void**>(&report.device), word, 0),
+               "mapping the segmented sort's offsets report");
+    return report;
   });
 }
 

@@ -14,4 +14,21 @@ inline bool stream_is_capturing(cudaStream_t stream) {
   return status != cudaStreamCaptureStatusNone;
 }
 
+// For its lifetime, this thread's CUDA calls run in the relaxed capture mode: objects that
+// gpusort makes once, on first use (its memory pool, the offsets report), may be made while
+// the caller's stream is being captured in the global mode, which forbids such calls. They
+// enqueue nothing on any stream.
+class relaxed_capture_mode {
+ public:
+  relaxed_capture_mode() {
+    check_cuda(cudaThreadExchangeStreamCaptureMode(&mode_), "entering relaxed capture mode");
+  }
+  ~relaxed_capture_mode() { cudaThreadExchangeStreamCaptureMode(&mode_); }
+  relaxed_capture_mode(const relaxed_capture_mode&) = delete;
+  relaxed_capture_mode& operator=(const relaxed_capture_mode&) = delete;
+
+ private:
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+};
+
 }  // namespace gpusort::detail

@@ -24,6 +24,7 @@ inline cudaMemPool_t make_temporary_pool(int device) {
   properties.location.type = cudaMemLocationTypeDevice;
   properties.location.id = device;
   cudaMemPool_t pool = nullptr;
+  const relaxed_capture_mode relaxed;  // the first sort may be a captured one
   check_cuda(cudaMemPoolCreate(&pool, &properties), "creating gpusort's memory pool");
   std::uint64_t keep_everything = UINT64_MAX;
   check_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything),
