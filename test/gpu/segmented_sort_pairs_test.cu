@@ -11,7 +11,7 @@
 // descending, f32+u32/int ascending, a struct key with a two-field comparator (gpusort::merge)
 // and a __device__ lambda (gpusort::par; nvcc --extended-lambda), both u32 values, int offsets.
 #include "../support/allocators.cuh"
-#include "../support/gpu.cuh"
+#include "../support/segments.cuh"
 #include "../support/sort_checks.cuh"
 #include "../support/splitmix.cuh"
 
@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <bitset>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <sstream>
@@ -37,169 +36,7 @@
 namespace gpusort::test {
 namespace {
 
-// A good call must never report bad offsets: each test ends by asking.
-class SegmentedSortPairs : public GpuTest {
- protected:
-  void TearDown() override {
-    if (IsSkipped()) return;
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    EXPECT_NO_THROW(gpusort::check_segmented_sorts())
-        << "a segmented sort with good offsets reported bad ones";
-  }
-};
-
-// ---- Where the segments lie (as in segmented_sort_test.cu) ---------------------------
-
-enum class offsets_form { offsets, begins_and_ends };
-
-// Segment i is [begins[i], ends[i]) of `count` keys. In the offsets form the segments lie back
-// to back and the call gets begins followed by the last end.
-struct segment_layout {
-  std::size_t count = 0;
-  offsets_form form = offsets_form::offsets;
-  std::vector<std::size_t> begins, ends;
-  std::size_t segments() const { return begins.size(); }
-};
-
-enum class segment_sizes { at_most_32, uniform_to_1024, power_law, huge_among_tiny, single };
-
-std::string shape_name(segment_sizes shape) {
-  switch (shape) {
-    case segment_sizes::at_most_32: return "at_most_32";
-    case segment_sizes::uniform_to_1024: return "uniform_to_1024";
-    case segment_sizes::power_law: return "power_law";
-    case segment_sizes::huge_among_tiny: return "huge_among_tiny";
-    case segment_sizes::single: return "single";
-  }
-  return "?";
-}
-
-const segment_sizes every_shape[] = {segment_sizes::at_most_32, segment_sizes::uniform_to_1024,
-                                     segment_sizes::power_law, segment_sizes::huge_among_tiny,
-                                     segment_sizes::single};
-
-std::string describe_layout(const segment_layout& layout) {
-  std::size_t largest = 0;
-  for (std::size_t i = 0; i < layout.segments(); ++i)
-    largest = std::max(largest, layout.ends[i] - layout.begins[i]);
-  std::ostringstream s;
-  s << "keys=" << layout.count << " segments=" << layout.segments() << " (largest " << largest
-    << ") form=" << (layout.form == offsets_form::offsets ? "offsets" : "begins_and_ends");
-  return s.str();
-}
-
-// Sizes adding up to `total`, drawn by `shape`, with some empty segments among them.
-std::vector<std::size_t> draw_sizes(segment_sizes shape, std::size_t total, splitmix64& random) {
-  std::vector<std::size_t> sizes;
-  std::size_t left = total;
-  const auto take = [&](std::size_t size) {
-    size = std::min(size, left);
-    sizes.push_back(size);
-    left -= size;
-  };
-  switch (shape) {
-    case segment_sizes::at_most_32:
-      while (left > 0) take(random.below(33));
-      break;
-    case segment_sizes::uniform_to_1024:
-      while (left > 0) take(1 + random.below(1024));
-      break;
-    case segment_sizes::power_law:  // log-uniform in [1, total]
-      while (left > 0) take(std::size_t(std::exp(random.unit() * std::log(double(total) + 1))));
-      break;
-    case segment_sizes::huge_among_tiny: {
-      std::vector<std::size_t> huge;
-      for (int i = 0; i < 8; ++i) {
-        const std::size_t size = std::size_t(double(total) * (0.5 + random.unit()) * 3 / 32);
-        huge.push_back(std::min(size, left));
-        left -= huge.back();
-      }
-      while (left > 0) take(random.below(9));
-      for (std::size_t size : huge)
-        sizes.insert(sizes.begin() + std::ptrdiff_t(random.below(sizes.size() + 1)), size);
-      break;
-    }
-    case segment_sizes::single:
-      return {total};
-  }
-  std::vector<std::size_t> with_empty;
-  for (std::size_t size : sizes) {
-    if (random.below(16) == 0) with_empty.push_back(0);
-    with_empty.push_back(size);
-  }
-  return with_empty;
-}
-
-// Offsets: back to back, sometimes a few keys in from either end. Begins and ends: 0 to 16
-// keys apart, listed in a shuffled order.
-segment_layout lay_out(const std::vector<std::size_t>& sizes, offsets_form form,
-                       splitmix64& random, bool margins = true) {
-  segment_layout layout;
-  layout.form = form;
-  const auto margin = [&] { return margins && random.below(4) == 0 ? random.below(100) : 0; };
-  const auto gap = [&] { return random.below(4) == 0 ? 0 : random.below(17); };
-  std::size_t at = form == offsets_form::offsets ? margin() : gap();
-  for (std::size_t size : sizes) {
-    layout.begins.push_back(at);
-    at += size;
-    layout.ends.push_back(at);
-    if (form == offsets_form::begins_and_ends) at += gap();
-  }
-  layout.count = at + (form == offsets_form::offsets ? margin() : 0);
-  if (form == offsets_form::begins_and_ends)
-    for (std::size_t i = layout.segments(); i > 1; --i) {
-      const std::size_t j = random.below(i);
-      std::swap(layout.begins[i - 1], layout.begins[j]);
-      std::swap(layout.ends[i - 1], layout.ends[j]);
-    }
-  return layout;
-}
-
-bool within_cap(std::size_t count) { return !capped({count}).empty(); }
-
-template <class Offset>
-std::vector<Offset> as_offsets(const std::vector<std::size_t>& positions) {
-  std::vector<Offset> offsets;
-  for (std::size_t p : positions) offsets.push_back(static_cast<Offset>(p));
-  return offsets;
-}
-
-// The offsets form's array: the begins, then the last end.
-std::vector<std::size_t> first_array(const segment_layout& layout) {
-  std::vector<std::size_t> first = layout.begins;
-  if (layout.form == offsets_form::offsets && !layout.ends.empty())
-    first.push_back(layout.ends.back());
-  return first;
-}
-
-template <class Offset>
-struct device_offsets {
-  device_array<Offset> begins;  // offsets form: the begins and then the last end
-  device_array<Offset> ends;    // begins and ends form only
-  std::size_t segments;
-
-  explicit device_offsets(const segment_layout& layout)
-      : begins(as_offsets<Offset>(first_array(layout))),
-        ends(as_offsets<Offset>(layout.form == offsets_form::begins_and_ends
-                                    ? layout.ends
-                                    : std::vector<std::size_t>{})),
-        segments(layout.segments()) {}
-};
-
-// For a failure message: which segment holds position `index` (-1: none), and its text.
-long long owner_of(const segment_layout& layout, std::size_t index) {
-  for (std::size_t i = 0; i < layout.segments(); ++i)
-    if (layout.begins[i] <= index && index < layout.ends[i]) return (long long)i;
-  return -1;
-}
-std::string where(const segment_layout& layout, std::size_t index) {
-  const long long i = owner_of(layout, index);
-  if (i < 0) return "outside every segment";
-  std::ostringstream s;
-  s << "in segment " << i << " [" << layout.begins[std::size_t(i)] << ", "
-    << layout.ends[std::size_t(i)] << ")";
-  return s.str();
-}
+class SegmentedSortPairs : public SegmentedGpuTest {};
 
 // ---- The reference and the checks -------------------------------------------------------
 
@@ -232,12 +69,7 @@ void expect_stable_result(const segment_layout& layout, const std::vector<Key>& 
                           const std::vector<std::uint32_t>& order) {
   ASSERT_EQ(keys.size(), order.size());
   ASSERT_EQ(values.size(), order.size());
-  const std::vector<Key> expected_keys = gather(input_keys, order);
-  const std::size_t key_at = first_difference(keys, expected_keys);
-  if (key_at < keys.size())
-    ADD_FAILURE() << "keys differ first at index " << key_at << " (" << where(layout, key_at)
-                  << "): got " << key_text(keys[key_at]) << ", expected "
-                  << key_text(expected_keys[key_at]);
+  expect_same_bits_in(layout, keys, gather(input_keys, order));
   const std::size_t value_at = first_difference(values, order);
   if (value_at < values.size())
     ADD_FAILURE() << "values differ first at index " << value_at << " ("
@@ -334,12 +166,7 @@ void sweep_pair_layouts(const Policy& policy, Compare comp, Less less, Make make
     for (int scale = 0; scale < scales; ++scale)
       for (offsets_form form : {offsets_form::offsets, offsets_form::begins_and_ends}) {
         const std::uint64_t seed = case_seed(salt * 1000003 + sizeof(Key), index);
-        splitmix64 random(seed);
-        const std::size_t total = scale == 0   ? 1 + random.below(4000)
-                                  : scale == 1 ? 4000 + random.below(400000)
-                                               : 1000000 + random.below(2000000);
-        const segment_layout layout = lay_out(draw_sizes(shape, total, random), form, random,
-                                              shape != segment_sizes::single);
+        const segment_layout layout = sweep_layout(shape, scale, 2000000, form, seed);
         if (!within_cap(layout.count)) continue;
         std::ostringstream trace;
         trace << "shape=" << shape_name(shape) << " " << describe_layout(layout)
@@ -654,10 +481,7 @@ TEST_F(SegmentedSortPairs, WorkIsOrderedOnTheGivenStreamWithStorageFromTheGivenA
 
   // A single segment of every key (which the radix family sorts another way), on the same
   // stream and allocator.
-  segment_layout whole;
-  whole.count = n;
-  whole.begins = {0};
-  whole.ends = {n};
+  const segment_layout whole = layout_of(offsets_form::offsets, n, {{0, n}});
   const device_offsets<int> whole_offsets(whole);
   gpusort::stable_segmented_sort_by_key(gpusort::radix.on(stream).with_allocator(allocator),
                                         keys.begin(), keys.end(), values.begin(),

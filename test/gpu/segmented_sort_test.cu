@@ -17,7 +17,7 @@
 // once; policies of the radix family share them): u32/int ascending and descending and with
 // gpusort::merge's less<>, i32/unsigned, f32/int both ways, u64/long long, f64/size_t
 // descending.
-#include "../support/gpu.cuh"
+#include "../support/segments.cuh"
 #include "../support/sort_checks.cuh"
 #include "../support/splitmix.cuh"
 
@@ -29,11 +29,9 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -42,133 +40,7 @@
 namespace gpusort::test {
 namespace {
 
-// A good call must never report bad offsets: each test ends by asking.
-class SegmentedSort : public GpuTest {
- protected:
-  void TearDown() override {
-    if (IsSkipped()) return;
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    EXPECT_NO_THROW(gpusort::check_segmented_sorts())
-        << "a segmented sort with good offsets reported bad ones";
-  }
-};
-
-// ---- Where the segments lie -----------------------------------------------------------
-
-enum class offsets_form { offsets, begins_and_ends };
-
-// Segment i is keys [begins[i], ends[i]) of `count`. In the offsets form the segments lie back
-// to back (ends[i] == begins[i + 1]) and the call gets begins followed by the last end.
-struct segment_layout {
-  std::size_t count = 0;
-  offsets_form form = offsets_form::offsets;
-  std::vector<std::size_t> begins, ends;
-  std::size_t segments() const { return begins.size(); }
-};
-
-enum class segment_sizes { at_most_32, uniform_to_1024, power_law, huge_among_tiny, single };
-
-std::string shape_name(segment_sizes shape) {
-  switch (shape) {
-    case segment_sizes::at_most_32: return "at_most_32";
-    case segment_sizes::uniform_to_1024: return "uniform_to_1024";
-    case segment_sizes::power_law: return "power_law";
-    case segment_sizes::huge_among_tiny: return "huge_among_tiny";
-    case segment_sizes::single: return "single";
-  }
-  return "?";
-}
-
-const segment_sizes every_shape[] = {segment_sizes::at_most_32, segment_sizes::uniform_to_1024,
-                                     segment_sizes::power_law, segment_sizes::huge_among_tiny,
-                                     segment_sizes::single};
-
-std::string describe_layout(const segment_layout& layout) {
-  std::size_t largest = 0, empty = 0;
-  for (std::size_t i = 0; i < layout.segments(); ++i) {
-    largest = std::max(largest, layout.ends[i] - layout.begins[i]);
-    empty += layout.ends[i] == layout.begins[i] ? 1 : 0;
-  }
-  std::ostringstream s;
-  s << "keys=" << layout.count << " segments=" << layout.segments() << " (" << empty
-    << " empty, largest " << largest << ") form="
-    << (layout.form == offsets_form::offsets ? "offsets" : "begins_and_ends");
-  return s.str();
-}
-
-// Sizes adding up to `total` keys, drawn by `shape`; some empty segments among them (not for
-// `single`: one segment of every key).
-std::vector<std::size_t> draw_sizes(segment_sizes shape, std::size_t total, splitmix64& random) {
-  std::vector<std::size_t> sizes;
-  std::size_t left = total;
-  const auto take = [&](std::size_t size) {
-    size = std::min(size, left);
-    sizes.push_back(size);
-    left -= size;
-  };
-  switch (shape) {
-    case segment_sizes::at_most_32:
-      while (left > 0) take(random.below(33));
-      break;
-    case segment_sizes::uniform_to_1024:
-      while (left > 0) take(1 + random.below(1024));
-      break;
-    case segment_sizes::power_law:
-      // Log-uniform in [1, total]: density ~ 1/size, every scale equally often.
-      while (left > 0) take(std::size_t(std::exp(random.unit() * std::log(double(total) + 1))));
-      break;
-    case segment_sizes::huge_among_tiny: {
-      // Eight segments hold about three quarters of the keys, the rest 0 to 8 keys each.
-      std::vector<std::size_t> huge;
-      for (int i = 0; i < 8; ++i) {
-        const std::size_t size = std::size_t(double(total) * (0.5 + random.unit()) * 3 / 32);
-        huge.push_back(std::min(size, left));
-        left -= huge.back();
-      }
-      while (left > 0) take(random.below(9));
-      for (std::size_t size : huge)
-        sizes.insert(sizes.begin() + std::ptrdiff_t(random.below(sizes.size() + 1)), size);
-      break;
-    }
-    case segment_sizes::single:
-      return {total};
-  }
-  std::vector<std::size_t> with_empty;
-  for (std::size_t size : sizes) {
-    if (random.below(16) == 0) with_empty.push_back(0);
-    with_empty.push_back(size);
-  }
-  return with_empty;
-}
-
-// The segments of `sizes` in `form`. Offsets: back to back, from a few keys in (sometimes) to a
-// few keys before the end (sometimes). Begins and ends: 0 to 16 keys apart (sometimes
-// touching), listed in a shuffled order.
-segment_layout lay_out(const std::vector<std::size_t>& sizes, offsets_form form,
-                       splitmix64& random, bool margins = true) {
-  segment_layout layout;
-  layout.form = form;
-  const auto margin = [&] { return margins && random.below(4) == 0 ? random.below(100) : 0; };
-  const auto gap = [&] { return random.below(4) == 0 ? 0 : random.below(17); };
-  std::size_t at = form == offsets_form::offsets ? margin() : gap();
-  for (std::size_t size : sizes) {
-    layout.begins.push_back(at);
-    at += size;
-    layout.ends.push_back(at);
-    if (form == offsets_form::begins_and_ends) at += gap();
-  }
-  layout.count = at + (form == offsets_form::offsets ? margin() : 0);
-  if (form == offsets_form::begins_and_ends) {
-    for (std::size_t i = layout.segments(); i > 1; --i) {  // Fisher-Yates, splitmix64's draws
-      const std::size_t j = random.below(i);
-      std::swap(layout.begins[i - 1], layout.begins[j]);
-      std::swap(layout.ends[i - 1], layout.ends[j]);
-    }
-  }
-  return layout;
-}
-
-bool within_cap(std::size_t count) { return !capped({count}).empty(); }
+class SegmentedSort : public SegmentedGpuTest {};
 
 // ---- The host reference and the checks -----------------------------------------------
 
@@ -179,30 +51,6 @@ std::vector<Key> sorted_in_segments(std::vector<Key> keys, const segment_layout&
     std::stable_sort(keys.begin() + std::ptrdiff_t(layout.begins[i]),
                      keys.begin() + std::ptrdiff_t(layout.ends[i]), less);
   return keys;
-}
-
-// For a failure message: which segment holds key `index`, if any.
-std::string where(const segment_layout& layout, std::size_t index) {
-  for (std::size_t i = 0; i < layout.segments(); ++i)
-    if (layout.begins[i] <= index && index < layout.ends[i]) {
-      std::ostringstream s;
-      s << "in segment " << i << " [" << layout.begins[i] << ", " << layout.ends[i] << ")";
-      return s.str();
-    }
-  return "outside every segment";
-}
-
-// Bit for bit: std::stable_sort's result in every segment, the input elsewhere.
-template <class Key>
-void expect_same_bits_in(const segment_layout& layout, const std::vector<Key>& actual,
-                         const std::vector<Key>& expected) {
-  ASSERT_EQ(actual.size(), expected.size());
-  for (std::size_t i = 0; i < actual.size(); ++i)
-    if (!same_bytes(actual[i], expected[i])) {
-      ADD_FAILURE() << "keys differ first at index " << i << " (" << where(layout, i)
-                    << "): got " << key_text(actual[i]) << ", expected " << key_text(expected[i]);
-      return;
-    }
 }
 
 // What an unstable call must give: each segment a sorted permutation of itself, the input
@@ -234,35 +82,6 @@ void expect_sorted_permutation_in(const segment_layout& layout, const std::vecto
 }
 
 // ---- One call --------------------------------------------------------------------------
-
-template <class Offset>
-std::vector<Offset> as_offsets(const std::vector<std::size_t>& positions) {
-  std::vector<Offset> offsets;
-  for (std::size_t p : positions) offsets.push_back(static_cast<Offset>(p));
-  return offsets;
-}
-
-// A layout's offsets in device memory, as its form hands them to the call.
-template <class Offset>
-struct device_offsets {
-  device_array<Offset> begins;  // offsets form: the begins and then the last end
-  device_array<Offset> ends;    // begins and ends form only
-  std::size_t segments;
-
-  explicit device_offsets(const segment_layout& layout)
-      : begins(as_offsets<Offset>(first_array(layout))),
-        ends(as_offsets<Offset>(layout.form == offsets_form::begins_and_ends
-                                    ? layout.ends
-                                    : std::vector<std::size_t>{})),
-        segments(layout.segments()) {}
-
-  static std::vector<std::size_t> first_array(const segment_layout& layout) {
-    std::vector<std::size_t> first = layout.begins;
-    if (layout.form == offsets_form::offsets && !layout.ends.empty())
-      first.push_back(layout.ends.back());
-    return first;
-  }
-};
 
 // One call of segmented_sort (or stable_segmented_sort) in the layout's form.
 template <bool Stable, class Policy, class Key, class Offset, class Compare>
@@ -303,6 +122,24 @@ void expect_sorts_segments(const Policy& policy, const std::vector<Key>& keys,
     expect_sorted_permutation_in(layout, sorted, expected, less);
 }
 
+// Keys of distribution `d` drawn from `seed` over `layout`, sorted by one call with Compare
+// (gpusort::less<> or greater<>) and checked against sorted_in_segments in the same order;
+// `what` starts the trace.
+template <class Key, class Offset, bool Stable, class Compare, class Policy>
+void expect_sorts_drawn_keys(const Policy& policy, const segment_layout& layout, distribution d,
+                             std::uint64_t seed, guarantee promised, const std::string& what) {
+  constexpr bool descending = std::is_same_v<Compare, gpusort::greater<>>;
+  static_assert(descending || std::is_same_v<Compare, gpusort::less<>>);
+  const reference_order<Key> less{descending};
+  SCOPED_TRACE(what + describe_layout(layout) + " " +
+               describe(layout.count, d, descending ? "descending" : "ascending", seed,
+                        sizeof(Key)));
+  const std::vector<Key> keys = make_keys<Key>(layout.count, d, seed);
+  expect_sorts_segments<Stable, Offset>(policy, keys, layout,
+                                        sorted_in_segments(keys, layout, less), Compare{}, less,
+                                        promised);
+}
+
 // ---- Sweeps ------------------------------------------------------------------------------
 
 // Every shape x a small, a mid and a large random key count x both forms; the key distribution
@@ -312,9 +149,6 @@ void expect_sorts_segments(const Policy& policy, const std::vector<Key>& keys,
 template <class Key, class Offset, bool Stable, class Compare, class Policy>
 void sweep_layouts(const Policy& policy, guarantee promised,
                    const std::vector<distribution>& distributions, std::uint64_t salt) {
-  constexpr bool descending = std::is_same_v<Compare, gpusort::greater<>>;
-  static_assert(descending || std::is_same_v<Compare, gpusort::less<>>);
-  const reference_order<Key> less{descending};
   std::uint64_t index = 0;
   for (segment_sizes shape : every_shape)
     for (int scale = 0; scale < 3; ++scale)
@@ -322,20 +156,10 @@ void sweep_layouts(const Policy& policy, guarantee promised,
         const std::uint64_t seed = case_seed(salt * 1000003 + sizeof(Key), index);
         const distribution d = distributions[index % distributions.size()];
         ++index;
-        splitmix64 random(seed);
-        const std::size_t total = scale == 0   ? 1 + random.below(4000)
-                                  : scale == 1 ? 4000 + random.below(400000)
-                                               : 1000000 + random.below(2500000);
-        const segment_layout layout = lay_out(draw_sizes(shape, total, random), form, random,
-                                              shape != segment_sizes::single);
+        const segment_layout layout = sweep_layout(shape, scale, 2500000, form, seed);
         if (!within_cap(layout.count)) continue;
-        SCOPED_TRACE("shape=" + shape_name(shape) + " " + describe_layout(layout) + " " +
-                     describe(layout.count, d, descending ? "descending" : "ascending", seed,
-                              sizeof(Key)));
-        const std::vector<Key> keys = make_keys<Key>(layout.count, d, seed);
-        const std::vector<Key> expected = sorted_in_segments(keys, layout, less);
-        expect_sorts_segments<Stable, Offset>(policy, keys, layout, expected, Compare{}, less,
-                                              promised);
+        expect_sorts_drawn_keys<Key, Offset, Stable, Compare>(policy, layout, d, seed, promised,
+                                                              "shape=" + shape_name(shape) + " ");
         if (::testing::Test::HasFailure()) return;
       }
 }
@@ -422,7 +246,6 @@ std::vector<std::size_t> sorter_boundaries() {
 // forms; then each of them alone, as the whole input.
 template <class Key, class Offset, class Policy>
 void expect_sorts_boundary_sizes(const Policy& policy, distribution d, std::uint64_t salt) {
-  const reference_order<Key> less{false};
   const std::vector<std::size_t> boundaries = sorter_boundaries<Key>();
   for (offsets_form form : {offsets_form::offsets, offsets_form::begins_and_ends}) {
     const std::uint64_t seed = case_seed(salt, std::uint64_t(form));
@@ -436,24 +259,16 @@ void expect_sorts_boundary_sizes(const Policy& policy, distribution d, std::uint
     for (std::size_t i = sizes.size(); i > 1; --i) std::swap(sizes[i - 1], sizes[random.below(i)]);
     const segment_layout layout = lay_out(sizes, form, random);
     if (!within_cap(layout.count)) continue;
-    SCOPED_TRACE("every boundary size " + describe_layout(layout) + " " +
-                 describe(layout.count, d, "ascending", seed, sizeof(Key)));
-    const std::vector<Key> keys = make_keys<Key>(layout.count, d, seed);
-    expect_sorts_segments<false, Offset>(policy, keys, layout,
-                                         sorted_in_segments(keys, layout, less),
-                                         gpusort::less<>{}, less, guarantee::stable);
+    expect_sorts_drawn_keys<Key, Offset, false, gpusort::less<>>(
+        policy, layout, d, seed, guarantee::stable, "every boundary size ");
     if (::testing::Test::HasFailure()) return;
   }
   for (std::size_t size : capped(boundaries)) {
     const std::uint64_t seed = case_seed(salt + 1, size);
     splitmix64 random(seed);
     const segment_layout layout = lay_out({size}, offsets_form::offsets, random, false);
-    SCOPED_TRACE("one segment of every key: " + describe_layout(layout) + " " +
-                 describe(layout.count, d, "ascending", seed, sizeof(Key)));
-    const std::vector<Key> keys = make_keys<Key>(layout.count, d, seed);
-    expect_sorts_segments<false, Offset>(policy, keys, layout,
-                                         sorted_in_segments(keys, layout, less),
-                                         gpusort::less<>{}, less, guarantee::stable);
+    expect_sorts_drawn_keys<Key, Offset, false, gpusort::less<>>(
+        policy, layout, d, seed, guarantee::stable, "one segment of every key: ");
     if (::testing::Test::HasFailure()) return;
   }
 }
@@ -482,7 +297,6 @@ struct project_par : gpusort::par_policy {};
 template <bool Stable, class Policy>
 void expect_policy_sorts(const Policy& policy, guarantee promised, std::uint64_t salt) {
   using Key = std::uint32_t;
-  const reference_order<Key> less{false};
   std::vector<std::size_t> mixed = sorter_boundaries<Key>();
   for (int i = 0; i < 300; ++i) mixed.push_back(i % 40);
   std::uint64_t index = 0;
@@ -499,12 +313,9 @@ void expect_policy_sorts(const Policy& policy, guarantee promised, std::uint64_t
       const segment_layout layout = lay_out(sizes, form, random);
       if (!within_cap(layout.count)) continue;
       const distribution d = power_law ? distribution::uniform : distribution::few_distinct;
-      SCOPED_TRACE(std::string(power_law ? "power-law sizes " : "every sorter's sizes ") +
-                   describe_layout(layout) + " " + describe(layout.count, d, "ascending", seed, 4));
-      const std::vector<Key> keys = make_keys<Key>(layout.count, d, seed);
-      expect_sorts_segments<Stable, int>(policy, keys, layout,
-                                         sorted_in_segments(keys, layout, less),
-                                         gpusort::less<>{}, less, promised);
+      expect_sorts_drawn_keys<Key, int, Stable, gpusort::less<>>(
+          policy, layout, d, seed, promised,
+          power_law ? "power-law sizes " : "every sorter's sizes ");
       if (::testing::Test::HasFailure()) return;
     }
 }
@@ -548,18 +359,6 @@ TEST_F(SegmentedSort, EveryPolicySortsEverySegment) {
 }
 
 // ---- Ranges, and what is left alone ------------------------------------------------------
-
-segment_layout layout_of(offsets_form form, std::size_t count,
-                         std::initializer_list<std::pair<std::size_t, std::size_t>> spans) {
-  segment_layout layout;
-  layout.form = form;
-  layout.count = count;
-  for (const auto& [begin, end] : spans) {
-    layout.begins.push_back(begin);
-    layout.ends.push_back(end);
-  }
-  return layout;
-}
 
 TEST_F(SegmentedSort, KeysBeforeAfterAndBetweenSegmentsStayAsTheyWere) {
   using Key = std::uint32_t;
@@ -614,6 +413,46 @@ TEST_F(SegmentedSort, SortsThrustDeviceVectorIterators) {
                                  device_offsets.begin(), device_offsets.begin() + 1,
                                  static_cast<unsigned short>(layout.segments()));
   expect_same_bits_in(layout, std::vector<Key>(again.begin(), again.end()), expected);
+}
+
+}  // namespace
+}  // namespace gpusort::test
+
+// A user's policy that takes segmented requests: its own overload in its own namespace (found
+// by argument-dependent lookup), which counts its calls and hands the request to a built-in
+// backend.
+namespace my_project {
+struct counting_segmented_policy : gpusort::execution_policy<counting_segmented_policy> {};
+inline int segmented_requests = 0;
+template <class K, class V, class O, class C, bool S>
+void backend_segmented_sort(const counting_segmented_policy&,
+                            const gpusort::segmented_sort_request<K, V, O, C, S>& request) {
+  ++segmented_requests;
+  gpusort::backend_segmented_sort(gpusort::merge, request);
+}
+}  // namespace my_project
+
+namespace gpusort::test {
+namespace {
+
+TEST_F(SegmentedSort, AUserPolicyTakesSegmentedRequestsThroughItsOwnOverload) {
+  using Key = std::uint32_t;
+  splitmix64 random(35);
+  const segment_layout layout =
+      lay_out(draw_sizes(segment_sizes::power_law, 200003, random), offsets_form::offsets,
+              random, false);
+  const std::vector<Key> keys = make_keys<Key>(layout.count, distribution::uniform, 36);
+  const auto expected = sorted_in_segments(keys, layout, reference_order<Key>{false});
+  std::vector<int> offsets(layout.begins.begin(), layout.begins.end());
+  offsets.push_back(int(layout.ends.back()));
+  thrust::device_vector<Key> device_keys(keys.begin(), keys.end());
+  thrust::device_vector<int> device_offsets(offsets.begin(), offsets.end());
+  my_project::segmented_requests = 0;
+  gpusort::stable_segmented_sort(my_project::counting_segmented_policy{}, device_keys.begin(),
+                                 device_keys.end(), device_offsets.begin(),
+                                 device_offsets.end());
+  EXPECT_EQ(my_project::segmented_requests, 1);
+  expect_same_bits_in(layout, std::vector<Key>(device_keys.begin(), device_keys.end()), expected);
 }
 
 TEST_F(SegmentedSort, ZeroSegmentsAndEmptyRangesChangeNothing) {
