@@ -417,8 +417,10 @@ void run_segmented_benchmark(benchmark::State& state, bench_context& context,
       gpusort::check_segmented_sorts();
 
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
-    const double floor_bytes = static_cast<double>(n * std::decay_t<decltype(data)>::bytes_per_item * 2);
-    state.counters["GBps"] = static_cast<double>(state.iterations()) * floor_bytes / timed_seconds / 1e9;
+    const double floor_bytes =
+        static_cast<double>(n * std::decay_t<decltype(data)>::bytes_per_item * 2);
+    state.counters["GBps"] =
+        static_cast<double>(state.iterations()) * floor_bytes / timed_seconds / 1e9;
     state.counters["temp_bytes"] = static_cast<double>(
         backend == segmented_backend::cub ? data.cub_temp_storage_bytes()
                                           : gpusort::cached_memory_bytes());

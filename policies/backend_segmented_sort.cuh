@@ -72,19 +72,19 @@ void segmented_sort_automatic(
 
 template <class Key, class Value, class Offset, class Compare, bool Stable>
 void backend_segmented_sort(const par_policy&,
-                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+    const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
   detail::segmented_sort_automatic(request);
 }
 
 template <par_strategy Strategy, class Key, class Value, class Offset, class Compare, bool Stable>
 void backend_segmented_sort(const pinned_par_policy<Strategy>&,
-                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+    const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
   detail::segmented_sort_automatic(request);
 }
 
 template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
 void backend_segmented_sort(const radix_policy<Tuning>&,
-                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+    const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
   static_assert(backend_can_serve_v<radix_backend, Key, Compare>,
                 "gpusort::radix sorts keys that have gpusort::radix_key_traits (arithmetic "
                 "types, __half, __nv_bfloat16, or your type via radix_members) ordered by "
@@ -96,7 +96,7 @@ void backend_segmented_sort(const radix_policy<Tuning>&,
 
 template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
 void backend_segmented_sort(const bucket_bitonic_policy<Tuning>&,
-                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+    const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
   static_assert(backend_can_serve_v<bucket_bitonic_backend, Key, Compare>,
                 "gpusort::bucket_bitonic sorts keys that have gpusort::radix_key_traits "
                 "(arithmetic types, __half, __nv_bfloat16, or your type via radix_members) "
@@ -111,7 +111,7 @@ void backend_segmented_sort(const bucket_bitonic_policy<Tuning>&,
 
 template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
 void backend_segmented_sort(const merge_policy<Tuning>&,
-                            const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
+    const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
   static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
                 "gpusort::merge sorts trivially copyable, default-constructible keys with a "
                 "comparator callable on the device as bool(const Key&, const Key&) that is a "

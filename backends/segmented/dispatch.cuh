@@ -134,7 +134,8 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
     constexpr auto kernel =
         sort_segments_in_groups<decltype(lanes)::value, decltype(slots)::value, Key, Value,
                                 Offset, Compare>;
-    constexpr int segments_per_block = warp_sort_threads / 32 * 4 * (32 / decltype(lanes)::value);
+    constexpr int segments_per_block =
+        warp_sort_threads / 32 * group_batch_segments(decltype(lanes)::value);
     kernel<<<resident_grid<kernel, warp_sort_threads>(tile_count(room[cls], segments_per_block)),
              warp_sort_threads, 0, stream>>>(request.keys, request.values, begins, ends, n,
                                              header, lists.list[cls], cls, comp);
@@ -170,8 +171,9 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   const unsigned* multi_list = lists.list[in_blocks];
   {
     constexpr auto kernel = sort_segment_tiles<block_shape, Key, Value, Offset, Compare>;
-    const int shared_bytes = tile_shared_bytes<kernel, merge::tile_storage_t<block_shape, Key, Value>>(
-        "segmented sort: allowing the tile its shared memory");
+    const int shared_bytes =
+        tile_shared_bytes<kernel, merge::tile_storage_t<block_shape, Key, Value>>(
+            "segmented sort: allowing the tile its shared memory");
     kernel<<<resident_grid<kernel, block_shape::tile_threads>(
                  most_multi_block_tiles(n, tile_items)),
              block_shape::tile_threads, shared_bytes, stream>>>(

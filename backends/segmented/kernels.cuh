@@ -4,10 +4,11 @@
 //   plan_multi_block    one block: checks that the segments fit in the keys, leaves a single
 //                       segment that is the whole input to the radix sort where the caller
 //                       has one, then, for the segments that need several blocks, numbers
-//                       their tiles and each pass's merge blocks (prefix sums: a virtual block finds its segment by binary
-//                       search)
-//   sort_segments_in_groups   a group of 4 to 32 lanes per segment of at most 64 keys, sorted
-//                             in registers by a bitonic network (group_sort.cuh)
+//                       their tiles and each pass's merge blocks (prefix sums: a virtual
+//                       block finds its segment by binary search)
+//   sort_segments_in_groups   a group of 1 to 16 lanes per segment of at most 64 keys, four
+//                             keys per lane, sorted in registers by a bitonic network
+//                             (group_sort.cuh)
 //   sort_segments_in_blocks   a block per segment of at most one tile: the comparison sort's
 //                             tile sort (merge/tile_sort.cuh), in place
 //   sort_segment_tiles, then merge_segment_passes (one cooperative launch for every pass):
@@ -19,7 +20,6 @@
 
 #include <gpusort/detail/offsets_report.cuh>
 #include "../common/block_shared.cuh"
-#include "../common/dependent_launch.cuh"
 #include "../merge/kernels.cuh"
 #include "classes.cuh"
 #include "group_sort.cuh"
@@ -191,6 +191,13 @@ __global__ void __launch_bounds__(plan_threads)
 
 inline constexpr int warp_sort_threads = 256;
 
+// The segments a warp of groups of `lanes` lanes takes per batch: four per group, at most one
+// per lane (with 32 for every class, a warp's batches were so few and long that warps idled
+// at the end: H100, 2^24 u32, segments of 0-64 keys 0.47 -> 0.41 ms; of 1-32 keys unchanged).
+__host__ __device__ constexpr int group_batch_segments(int lanes) {
+  return 32 / lanes * 4 < 32 ? 32 / lanes * 4 : 32;
+}
+
 // Grid: any number of blocks of warp_sort_threads, for the class whose segments hold at most
 // Lanes x Slots keys: groups of Lanes lanes, each sorting one segment in registers
 // (group_sort.cuh), Slots consecutive keys per lane. Each warp takes the class's segments in
@@ -204,10 +211,7 @@ __global__ void __launch_bounds__(warp_sort_threads)
                             const unsigned* list, int cls, Compare comp) {
   constexpr int warps = warp_sort_threads / 32;
   constexpr int groups = 32 / Lanes;
-  // Four segments per group and batch, not 32 for every class: a warp's batches were so few
-  // and long that warps idled at the end (H100, 2^24 u32: segments of 0-64 keys 0.47 -> 0.41
-  // ms; of 1-32 keys unchanged).
-  constexpr int batch_segments = groups * 4 < 32 ? groups * 4 : 32;
+  constexpr int batch_segments = group_batch_segments(Lanes);
   using order_t = group_order_t<Key, Compare>;
   using element_t = typename order_t::element;
   const auto make_order = [&comp](int size) {
