@@ -26,6 +26,7 @@
 //   scripts/par_table.py turns them into policies/tuning/par_table_<gpu>.cuh.
 // Verification as everywhere: par is stable on radix keys, so its output equals CUB's.
 
+#include "harness/copy_benchmark.cuh"
 #include "harness/device_buffer.cuh"
 #include "harness/random_keys.cuh"
 #include "harness/sort_benchmark.cuh"
@@ -95,37 +96,6 @@ void register_narrow_type(bench_context& context, int max_log2) {
   register_par_rows<Key>(context, sizes, {plain_call, cub_call, thrust_call}, false);
 }
 
-// The ceiling every sort's bytes are set against: a device-to-device copy of 2^28 u32 keys
-// (1 GiB: far beyond L2), timed like the sorts. GBps counts bytes read plus bytes written.
-void register_copy_benchmark(bench_context& context, int max_log2) {
-  const std::size_t n = std::size_t(1) << (max_log2 < 28 ? max_log2 : 28);
-  benchmark::RegisterBenchmark(
-      ("copy/cuda_memcpy/u32/uniform/" + std::to_string(n)).c_str(),
-      [&context, n](benchmark::State& state) {
-        try {
-          const cudaStream_t stream = context.stream.get();
-          context.cases.clear();  // room for the two buffers
-          device_buffer<std::uint32_t> from(n), to(n);
-          fill_keys(from.data(), n, key_distribution::uniform, 1, stream);
-          to.copy_from(from, stream);  // warm-up
-          double timed_seconds = 0;
-          for (auto _ : state) {
-            context.timer.start(stream);
-            to.copy_from(from, stream);
-            const double seconds = context.timer.stop_ms(stream) / 1e3;
-            state.SetIterationTime(seconds);
-            timed_seconds += seconds;
-          }
-          state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
-          state.counters["GBps"] = static_cast<double>(state.iterations()) * 2.0 * double(n) *
-                                   sizeof(std::uint32_t) / timed_seconds / 1e9;
-        } catch (const std::exception& e) {
-          state.SkipWithError(e.what());
-        }
-      })
-      ->UseManualTime()
-      ->Unit(benchmark::kMicrosecond);
-}
 
 // What a call costs the calling thread: host time (a steady clock) around one enqueue of a
 // sort of n u32 keys on tiny and mid inputs, the device idle before each call (the stream is
@@ -223,7 +193,8 @@ void register_sweep_type(bench_context& context) {
 }  // namespace
 
 void register_par_benchmarks(bench_context& context, int max_log2) {
-  register_copy_benchmark(context, max_log2);
+  // The ceiling every sort's bytes are set against: 2^28 u32 keys (1 GiB: far beyond L2).
+  register_copy_benchmark(context, std::size_t(1) << (max_log2 < 28 ? max_log2 : 28));
   using host_case = verified_case<sort_case<std::uint32_t>, gpusort::par>;
   for (std::size_t n : {std::size_t(1) << 10, std::size_t(1) << 20})
     for (side which : {side::gpusort, side::cub})

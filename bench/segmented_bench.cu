@@ -52,6 +52,7 @@
 // segmented_sort_by_key promises no stability). Else the row reports the mismatch instead of
 // a time. For gpusort, gpusort::check_segmented_sorts() must not report bad offsets either.
 
+#include "harness/copy_benchmark.cuh"
 #include "harness/cub_segmented.cuh"
 #include "harness/cuda_check.cuh"
 #include "harness/device_buffer.cuh"
@@ -459,43 +460,13 @@ void register_segmented_type(bench_context& context, std::size_t n) {
   register_segmented_case<Key, Value, segment_distribution::empties>(context, n);
 }
 
-// The device copy of n u32 keys, timed like the sorts: par_bench.cu's copy row (the same name
-// and body) at the size of the largest segmented rows.
-void register_copy_benchmark_at(bench_context& context, std::size_t n) {
-  benchmark::RegisterBenchmark(
-      ("copy/cuda_memcpy/u32/uniform/" + std::to_string(n)).c_str(),
-      [&context, n](benchmark::State& state) {
-        try {
-          const cudaStream_t stream = context.stream.get();
-          context.cases.clear();  // room for the two buffers
-          device_buffer<std::uint32_t> from(n), to(n);
-          fill_keys(from.data(), n, key_distribution::uniform, 1, stream);
-          to.copy_from(from, stream);  // warm-up
-          double timed_seconds = 0;
-          for (auto _ : state) {
-            context.timer.start(stream);
-            to.copy_from(from, stream);
-            const double seconds = context.timer.stop_ms(stream) / 1e3;
-            state.SetIterationTime(seconds);
-            timed_seconds += seconds;
-          }
-          state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
-          state.counters["GBps"] = static_cast<double>(state.iterations()) * 2.0 * double(n) *
-                                   sizeof(std::uint32_t) / timed_seconds / 1e9;
-        } catch (const std::exception& e) {
-          state.SkipWithError(e.what());
-        }
-      })
-      ->UseManualTime()
-      ->Unit(benchmark::kMicrosecond);
-}
 
 }  // namespace
 
 void register_segmented_benchmarks(bench_context& context, int max_log2) {
   // par_bench.cu's copy row copies 2^min(max_log2, 28) keys: at max_log2 = 24 it is this one.
   constexpr int copy_log2 = 24;
-  if (max_log2 > copy_log2) register_copy_benchmark_at(context, std::size_t(1) << copy_log2);
+  if (max_log2 > copy_log2) register_copy_benchmark(context, std::size_t(1) << copy_log2);
   for (int log2 : {20, 24}) {
     if (log2 > max_log2) continue;
     const std::size_t n = std::size_t(1) << log2;
