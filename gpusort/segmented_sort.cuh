@@ -50,10 +50,6 @@ void segmented_front_door(const Policy& policy, KeyIterator keys_first, KeyItera
   using Offset = std::remove_cv_t<std::remove_pointer_t<decltype(begins)>>;
   static_assert(std::is_same_v<Offset, std::remove_cv_t<std::remove_pointer_t<decltype(ends)>>>,
                 "gpusort::segmented_sort: begin and end offsets are of the same type");
-  static_assert(!std::is_const_v<Key> && !std::is_const_v<Value>,
-                "gpusort sorts in place: the ranges must not be const");
-  static_assert(std::is_trivially_copyable_v<Key> && std::is_trivially_copyable_v<Value>,
-                "gpusort moves keys and values as bytes: their types must be trivially copyable");
   static_assert(std::is_integral_v<Offset> && !std::is_same_v<Offset, bool>,
                 "gpusort::segmented_sort: offsets are of an integral type (int, unsigned, "
                 "long long, std::size_t, ...)");
@@ -72,15 +68,7 @@ void segmented_front_door(const Policy& policy, KeyIterator keys_first, KeyItera
   require_device_memory(begins, "the segment offsets", device);
   if (ends != begins + 1) require_device_memory(ends, "the segment end offsets", device);
   if (count < 2) return;  // nothing to sort
-
-  constexpr bool has_values = has_values_v<Value>;
-  require_device_memory(keys, "the key range", device);
-  if constexpr (has_values) {
-    require_device_memory(values, "the value range", device);
-    if (byte_ranges_overlap(keys, count * sizeof(Key), values, count * sizeof(Value)))
-      throw_usage_error("the key and value ranges overlap");
-  }
-  require_stream_of_device(policy.stream(), device);
+  require_sortable_ranges(keys, values, count, policy.stream(), device);
 
   const segmented_sort_request<Key, Value, Offset, Compare, Stable> request{
       keys,        values, count, begins, ends, static_cast<std::size_t>(segment_count),

@@ -34,11 +34,6 @@ void sort_front_door(const Policy& policy, KeyIterator keys_first, KeyIterator k
                      Value* values, Compare comp) {
   auto* keys = to_raw_pointer(keys_first);
   using Key = std::remove_pointer_t<decltype(keys)>;
-  static_assert(!std::is_const_v<Key> && !std::is_const_v<Value>,
-                "gpusort sorts in place: the ranges must not be const");
-  static_assert(std::is_trivially_copyable_v<Key> && std::is_trivially_copyable_v<Value>,
-                "gpusort moves keys and values as bytes: their types must be trivially copyable");
-
   const auto signed_count = keys_last - keys_first;
   if (signed_count < 0) throw_usage_error("the range's last precedes its first");
   const auto count = static_cast<std::size_t>(signed_count);
@@ -46,15 +41,7 @@ void sort_front_door(const Policy& policy, KeyIterator keys_first, KeyIterator k
 
   // First, so that an earlier failure is reported as such and not as one of the checks'.
   require_no_pending_error();
-  constexpr bool has_values = has_values_v<Value>;
-  const int device = current_device();
-  require_device_memory(keys, "the key range", device);
-  if constexpr (has_values) {
-    require_device_memory(values, "the value range", device);
-    if (byte_ranges_overlap(keys, count * sizeof(Key), values, count * sizeof(Value)))
-      throw_usage_error("the key and value ranges overlap");
-  }
-  require_stream_of_device(policy.stream(), device);
+  require_sortable_ranges(keys, values, count, policy.stream(), current_device());
 
   const sort_request<Key, Value, Compare, Stable> request{
       keys, values, count, comp, policy.stream(), policy.allocator()};

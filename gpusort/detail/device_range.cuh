@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../error.cuh"
+#include "../no_values.cuh"
 #include "per_device.cuh"
 #include "stream_capture.cuh"
 
@@ -10,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -83,6 +85,25 @@ inline bool byte_ranges_overlap(const void* a, std::size_t a_bytes, const void* 
   const auto a_begin = reinterpret_cast<std::uintptr_t>(a);
   const auto b_begin = reinterpret_cast<std::uintptr_t>(b);
   return a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
+}
+
+// The ranges of a sort call, whole or segmented: `count` keys (and as many values, unless
+// Value is no_values) in memory the current device reaches, not overlapping, and the
+// policy's stream on the same device.
+template <class Key, class Value>
+void require_sortable_ranges(Key* keys, Value* values, std::size_t count, cudaStream_t stream,
+                             int device) {
+  static_assert(!std::is_const_v<Key> && !std::is_const_v<Value>,
+                "gpusort sorts in place: the ranges must not be const");
+  static_assert(std::is_trivially_copyable_v<Key> && std::is_trivially_copyable_v<Value>,
+                "gpusort moves keys and values as bytes: their types must be trivially copyable");
+  require_device_memory(keys, "the key range", device);
+  if constexpr (has_values_v<Value>) {
+    require_device_memory(values, "the value range", device);
+    if (byte_ranges_overlap(keys, count * sizeof(Key), values, count * sizeof(Value)))
+      throw_usage_error("the key and value ranges overlap");
+  }
+  require_stream_of_device(stream, device);
 }
 
 }  // namespace gpusort::detail
