@@ -18,6 +18,7 @@
 #include <gpusort/segmented_sort_request.cuh>
 #include <gpusort/sort_request.cuh>
 #include "comparator_traits.cuh"
+#include "policy_requirements.cuh"
 #include "select.cuh"
 
 #include <type_traits>
@@ -59,11 +60,7 @@ void segmented_sort_automatic(
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
     segmented_sort_in_radix_order(request);
   } else {
-    static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
-                  "gpusort::par: no backend can sort this key type with this comparator. The "
-                  "comparison backend needs a trivially copyable, default-constructible key and "
-                  "a comparator callable on the device as bool(const Key&, const Key&).");
-    if constexpr (backend_can_serve_v<merge_backend, Key, Compare>)
+    if constexpr (par_comparison_serves<Key, Compare>())
       backends::segmented::sort<merge_tuning_sm90>(request);
   }
 }
@@ -85,38 +82,21 @@ void backend_segmented_sort(const pinned_par_policy<Strategy>&,
 template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
 void backend_segmented_sort(const radix_policy<Tuning>&,
     const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
-  static_assert(backend_can_serve_v<radix_backend, Key, Compare>,
-                "gpusort::radix sorts keys that have gpusort::radix_key_traits (arithmetic "
-                "types, __half, __nv_bfloat16, or your type via radix_members) ordered by "
-                "gpusort::less/greater (or thrust::/cuda::std:: less/greater). For any other "
-                "comparator use the comparison backend, gpusort::merge.");
-  if constexpr (backend_can_serve_v<radix_backend, Key, Compare>)
+  if constexpr (detail::radix_policy_serves<Key, Compare>())
     detail::segmented_sort_in_radix_order(request);
 }
 
 template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
 void backend_segmented_sort(const bucket_bitonic_policy<Tuning>&,
     const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
-  static_assert(backend_can_serve_v<bucket_bitonic_backend, Key, Compare>,
-                "gpusort::bucket_bitonic sorts keys that have gpusort::radix_key_traits "
-                "(arithmetic types, __half, __nv_bfloat16, or your type via radix_members) "
-                "ordered by gpusort::less/greater (or thrust::/cuda::std:: less/greater). For "
-                "any other comparator use the comparison backend, gpusort::merge.");
-  static_assert(!Stable,
-                "gpusort::bucket_bitonic is not stable: for stable_segmented_sort use "
-                "gpusort::radix (radix keys) or gpusort::merge.");
-  if constexpr (backend_can_serve_v<bucket_bitonic_backend, Key, Compare> && !Stable)
+  if constexpr (detail::bucket_bitonic_policy_serves<Key, Compare, Stable>())
     detail::segmented_sort_in_radix_order(request);
 }
 
 template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable>
 void backend_segmented_sort(const merge_policy<Tuning>&,
     const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request) {
-  static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
-                "gpusort::merge sorts trivially copyable, default-constructible keys with a "
-                "comparator callable on the device as bool(const Key&, const Key&) that is a "
-                "strict weak ordering.");
-  if constexpr (backend_can_serve_v<merge_backend, Key, Compare>)
+  if constexpr (detail::merge_policy_serves<Key, Compare>())
     backends::segmented::sort<Tuning>(request);
 }
 

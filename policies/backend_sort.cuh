@@ -10,6 +10,7 @@
 #include <gpusort/detail/backends/radix/msd_buckets.cuh>
 #include <gpusort/execution_policy.cuh>
 #include <gpusort/sort_request.cuh>
+#include "policy_requirements.cuh"
 #include "select.cuh"
 #include <gpusort/detail/device_facts.cuh>
 #include "tuning/par_tables.cuh"
@@ -106,12 +107,7 @@ void run_par_strategy(par_strategy strategy,
 
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void backend_sort(const radix_policy<Tuning>&, const sort_request<Key, Value, Compare, Stable>& request) {
-  static_assert(backend_can_serve_v<radix_backend, Key, Compare>,
-                "gpusort::radix sorts keys that have gpusort::radix_key_traits (arithmetic "
-                "types, __half, __nv_bfloat16, or your type via radix_members) ordered by "
-                "gpusort::less/greater (or thrust::/cuda::std:: less/greater). For any other "
-                "comparator use the comparison backend, gpusort::merge.");
-  if constexpr (backend_can_serve_v<radix_backend, Key, Compare>)
+  if constexpr (detail::radix_policy_serves<Key, Compare>())
     backends::radix::sort<Tuning>(request);
 }
 
@@ -121,12 +117,7 @@ void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Sta
     detail::run_par_strategy<detail::par_tables_name_merge_for<Key>>(
         detail::par_strategy_for<Key, Value, Compare>(request.count), request);
   } else {
-    static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
-                  "gpusort::par: no backend can sort this key type with this comparator. The "
-                  "comparison backend needs a trivially copyable, default-constructible key and "
-                  "a comparator callable on the device as bool(const Key&, const Key&).");
-    // Only where it can serve: the assertion above is then the only error.
-    if constexpr (backend_can_serve_v<merge_backend, Key, Compare>)
+    if constexpr (detail::par_comparison_serves<Key, Compare>())
       backends::merge::sort<merge_tuning_sm90>(request);
   }
 }
@@ -143,26 +134,13 @@ void backend_sort(const pinned_par_policy<Strategy>&,
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void backend_sort(const bucket_bitonic_policy<Tuning>&,
                   const sort_request<Key, Value, Compare, Stable>& request) {
-  static_assert(backend_can_serve_v<bucket_bitonic_backend, Key, Compare>,
-                "gpusort::bucket_bitonic sorts keys that have gpusort::radix_key_traits "
-                "(arithmetic types, __half, __nv_bfloat16, or your type via radix_members) "
-                "ordered by gpusort::less/greater (or thrust::/cuda::std:: less/greater). For "
-                "any other comparator use the comparison backend, gpusort::merge.");
-  static_assert(!Stable,
-                "gpusort::bucket_bitonic is not stable (bitonic networks reorder equal keys): "
-                "for stable_sort / stable_sort_by_key use gpusort::radix (radix keys) or "
-                "gpusort::merge.");
-  if constexpr (backend_can_serve_v<bucket_bitonic_backend, Key, Compare> && !Stable)
+  if constexpr (detail::bucket_bitonic_policy_serves<Key, Compare, Stable>())
     backends::bucket_bitonic::sort<Tuning>(request);
 }
 
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void backend_sort(const merge_policy<Tuning>&, const sort_request<Key, Value, Compare, Stable>& request) {
-  static_assert(backend_can_serve_v<merge_backend, Key, Compare>,
-                "gpusort::merge sorts trivially copyable, default-constructible keys with a "
-                "comparator callable on the device as bool(const Key&, const Key&) that is a "
-                "strict weak ordering.");
-  if constexpr (backend_can_serve_v<merge_backend, Key, Compare>)
+  if constexpr (detail::merge_policy_serves<Key, Compare>())
     backends::merge::sort<Tuning>(request);
 }
 
