@@ -4,6 +4,7 @@
 
 #include <gpusort/detail/per_device.cuh>
 #include <gpusort/error.cuh>
+#include "block_shared.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -28,6 +29,15 @@ void allow_dynamic_shared_memory(const char* doing) {
         cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Bytes), doing);
     return true;
   });
+}
+
+// The dynamic shared memory a launch of Kernel gives its block's Storage: 0 where static
+// shared memory holds it (block_shared.cuh), else its size, allowed on the current device.
+template <auto Kernel, class Storage>
+int allowed_dynamic_shared_bytes(const char* doing) {
+  constexpr int bytes = dynamic_shared_bytes<Storage>;
+  if constexpr (bytes > 0) allow_dynamic_shared_memory<Kernel, bytes>(doing);
+  return bytes;
 }
 
 }  // namespace gpusort::backends

@@ -25,10 +25,10 @@ void launch_sort_tiles(std::size_t tiles, cudaStream_t stream, const char* kerne
                        const Key* in_keys, Key* out_keys, const Value* in_values,
                        Value* out_values, std::size_t n, unsigned* splits_disagreed,
                        const Compare& comp) {
-  constexpr int shared_bytes = dynamic_shared_bytes<tile_storage_t<Shape, Key, Value>>;
-  if constexpr (shared_bytes > 0)
-    allow_dynamic_shared_memory<sort_tiles<Shape, Key, Value, Compare>, shared_bytes>(
-        "merge sort: allowing the tile its shared memory");
+  const int shared_bytes =
+      allowed_dynamic_shared_bytes<sort_tiles<Shape, Key, Value, Compare>,
+                                   tile_storage_t<Shape, Key, Value>>(
+          "merge sort: allowing the tile its shared memory");
   sort_tiles<Shape><<<unsigned(tiles), Shape::tile_threads, shared_bytes, stream>>>(
       in_keys, out_keys, in_values, out_values, n, splits_disagreed, comp);
   detail::check_launch(kernel_name);

@@ -102,11 +102,10 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
     detail::check_launch("radix sort: close_plan_unless");
   }
 
-  constexpr int onesweep_shared_bytes =
-      dynamic_shared_bytes<typename onesweep_tile<Tuning, Key, Value>::storage_t>;
-  if constexpr (onesweep_shared_bytes > 0)
-    allow_dynamic_shared_memory<onesweep_pass<Tuning, Key, Value>, onesweep_shared_bytes>(
-        "radix sort: allowing the one-sweep tile its shared memory");
+  const int onesweep_shared_bytes =
+      allowed_dynamic_shared_bytes<onesweep_pass<Tuning, Key, Value>,
+                                   typename onesweep_tile<Tuning, Key, Value>::storage_t>(
+          "radix sort: allowing the one-sweep tile its shared memory");
 
   // Launch l (pass l / portions, portion l % portions) uses look-back table l % 2 and clears
   // the other for launch l + 1.
