@@ -10,6 +10,7 @@
 #include <gpusort/detail/offsets_report.cuh>
 #include <gpusort/error.cuh>
 #include <gpusort/segmented_sort_request.cuh>
+#include "../common/dependent_launch.cuh"
 #include "../common/kernel_setup.cuh"
 #include "../common/resident_grid.cuh"
 #include "../merge/shapes.cuh"
@@ -36,14 +37,6 @@ struct small_block_tuning {
     return k;
   }();
 };
-
-// Kernel with `shape`'s tile in dynamic shared memory where it needs it.
-template <auto Kernel, class Storage>
-int tile_shared_bytes(const char* doing) {
-  constexpr int bytes = dynamic_shared_bytes<Storage>;
-  if constexpr (bytes > 0) allow_dynamic_shared_memory<Kernel, bytes>(doing);
-  return bytes;
-}
 
 // What sort does with a single segment that covers the whole input: nothing special here.
 // A caller with a faster sort of the whole input passes a WholeInputSort with enabled = true
@@ -156,7 +149,7 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
     if (room[cls] == 0) return;
     constexpr auto kernel = sort_segments_in_blocks<shape_t, Key, Value, Offset, Compare>;
     const int shared_bytes =
-        tile_shared_bytes<kernel, merge::tile_storage_t<shape_t, Key, Value>>(name);
+        allowed_dynamic_shared_bytes<kernel, merge::tile_storage_t<shape_t, Key, Value>>(name);
     kernel<<<resident_grid<kernel, shape_t::tile_threads>(room[cls]), shape_t::tile_threads,
              shared_bytes, stream>>>(request.keys, request.values, begins, ends, n, header,
                                      lists.list[cls], cls, comp);
@@ -172,7 +165,7 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   {
     constexpr auto kernel = sort_segment_tiles<block_shape, Key, Value, Offset, Compare>;
     const int shared_bytes =
-        tile_shared_bytes<kernel, merge::tile_storage_t<block_shape, Key, Value>>(
+        allowed_dynamic_shared_bytes<kernel, merge::tile_storage_t<block_shape, Key, Value>>(
             "segmented sort: allowing the tile its shared memory");
     kernel<<<resident_grid<kernel, block_shape::tile_threads>(
                  most_multi_block_tiles(n, tile_items)),
@@ -183,22 +176,13 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   if (passes == 0) return;
   // Cooperative: every block resident at once, for the barriers between the passes' steps.
   constexpr auto pass_kernel = merge_segment_passes<block_shape, Key, Value, Offset, Compare>;
-  cudaLaunchAttribute cooperative{};
-  cooperative.id = cudaLaunchAttributeCooperative;
-  cooperative.val.cooperative = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(resident_grid<pass_kernel, block_shape::merge_threads>(
-      most_merge_blocks(n, tile_items, 0, chunk_items)));
-  config.blockDim = dim3(unsigned(block_shape::merge_threads));
-  config.stream = stream;
-  config.attrs = &cooperative;
-  config.numAttrs = 1;
-  detail::check_cuda(
-      cudaLaunchKernelEx(&config, pass_kernel, buffers, begins, ends, n,
-                         static_cast<const segment_plan_header*>(header), multi_list,
-                         static_cast<const std::size_t*>(first_merge_blocks), table_entries,
-                         tile_items, passes, splits, disagreed, comp),
-      "segmented sort: merge_segment_passes");
+  launch_cooperative(pass_kernel,
+                     resident_grid<pass_kernel, block_shape::merge_threads>(
+                         most_merge_blocks(n, tile_items, 0, chunk_items)),
+                     block_shape::merge_threads, stream, "segmented sort: merge_segment_passes",
+                     buffers, begins, ends, n, static_cast<const segment_plan_header*>(header),
+                     multi_list, static_cast<const std::size_t*>(first_merge_blocks),
+                     table_entries, tile_items, passes, splits, disagreed, comp);
 }
 
 }  // namespace gpusort::backends::segmented

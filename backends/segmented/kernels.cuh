@@ -295,6 +295,13 @@ struct segment_buffers {
   Key* alternate_keys;
   Value* values;
   Value* alternate_values;
+
+  __device__ __forceinline__ Key* keys_of(bool alternate) const {
+    return alternate ? alternate_keys : keys;
+  }
+  __device__ __forceinline__ Value* values_of(bool alternate) const {
+    return alternate ? alternate_values : values;
+  }
 };
 
 // A virtual block's segment: its keys and the passes it needs.
@@ -335,29 +342,28 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
     const std::size_t value_offset = has_values_v<Value> ? begin : 0;
     merge::sort_tile<Shape>(
         shared, tile_of(tile - first_tiles[owned.index], Shape::tile_items, owned.span.size),
-        buffers.keys + begin, (to_alternate ? buffers.alternate_keys : buffers.keys) + begin,
-        buffers.values + value_offset,
-        (to_alternate ? buffers.alternate_values : buffers.values) + value_offset, comp);
+        buffers.keys + begin, buffers.keys_of(to_alternate) + begin,
+        buffers.values + value_offset, buffers.values_of(to_alternate) + value_offset, comp);
     __syncthreads();  // shared memory is reused
   }
 }
 
-// The split of merge block `block` of pass `pass` (block < first_blocks[segments]): how many of
-// its pair's outputs before its first come from run a. Returns the block's range too.
-template <class Shape, class Key, class Value, class Offset, class Compare>
-__device__ __forceinline__ std::size_t split_of_merge_block(
-    const segment_buffers<Key, Value>& buffers, const Offset* begins, const Offset* ends,
-    std::size_t n, const unsigned* list, std::size_t segments, const std::size_t* first_blocks,
-    std::size_t block, int tile_items, int pass, const Compare& comp,
-    owned_segment& owned, merge::merge_block_range& range) {
-  owned = segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
-  range = merge::merge_block_of(block - first_blocks[owned.index], std::size_t(tile_items) << pass,
-                                Shape::chunk_items, owned.span.size);
-  const Key* in =
-      pass_reads_alternate(owned.passes, pass) ? buffers.alternate_keys : buffers.keys;
-  const Key* a = in + owned.span.begin + range.begin;
-  return merge::merge_path_split(a, range.a_count, a + range.a_count, range.b_count,
-                                 range.diagonal_begin, comp);
+// Merge block `block` of a pass over runs of `run_width` keys (block < first_blocks[segments]):
+// its segment and its range of the segment's pair of runs.
+struct segment_merge_block {
+  owned_segment owned;
+  merge::merge_block_range range;
+};
+
+template <class Shape, class Offset>
+__device__ __forceinline__ segment_merge_block merge_block_in_segment(
+    const Offset* begins, const Offset* ends, std::size_t n, const unsigned* list,
+    std::size_t segments, const std::size_t* first_blocks, std::size_t block, int tile_items,
+    std::size_t run_width) {
+  const owned_segment owned =
+      segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
+  return {owned, merge::merge_block_of(block - first_blocks[owned.index], run_width,
+                                       Shape::chunk_items, owned.span.size)};
 }
 
 template <class Compare>
@@ -395,11 +401,14 @@ __global__ void __launch_bounds__(Shape::merge_threads)
     if (blocks == 0) return;  // and no later pass has any either
     for (std::size_t block = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; block < blocks;
          block += threads) {
-      owned_segment owned;
-      merge::merge_block_range range;
-      splits[block] =
-          split_of_merge_block<Shape>(buffers, begins, ends, n, list, segments, first_blocks,
-                                      block, tile_items, pass, comp, owned, range);
+      const segment_merge_block at =
+          merge_block_in_segment<Shape>(begins, ends, n, list, segments, first_blocks, block,
+                                        tile_items, std::size_t(tile_items) << pass);
+      const merge::merge_block_range& range = at.range;
+      const Key* a = buffers.keys_of(pass_reads_alternate(at.owned.passes, pass)) +
+                     at.owned.span.begin + range.begin;
+      splits[block] = merge::merge_path_split(a, range.a_count, a + range.a_count,
+                                              range.b_count, range.diagonal_begin, comp);
     }
     grid.sync();
     // Neighbouring splits of one pair must agree (checked apart from the searches: a thread
@@ -427,21 +436,17 @@ __global__ void __launch_bounds__(Shape::merge_threads)
     }
     const std::size_t run_width = std::size_t(tile_items) << pass;
     for (std::size_t block = blockIdx.x; block < blocks; block += gridDim.x) {
-      const owned_segment owned =
-          segment_of_block(begins, ends, n, list, segments, first_blocks, block, tile_items);
-      const merge::merge_block_range range = merge::merge_block_of(
-          block - first_blocks[owned.index], run_width, Shape::chunk_items, owned.span.size);
-      if (range.diagonal_begin == range.diagonal_end) continue;  // the same for the whole block
-      const merge::merge_pieces pieces = merge::find_pieces(range, block, splits, disagreed);
-      const bool from_alternate = pass_reads_alternate(owned.passes, pass);
-      const std::size_t begin = owned.span.begin;
+      const segment_merge_block at = merge_block_in_segment<Shape>(
+          begins, ends, n, list, segments, first_blocks, block, tile_items, run_width);
+      if (at.range.diagonal_begin == at.range.diagonal_end) continue;  // same for the block
+      const merge::merge_pieces pieces = merge::find_pieces(at.range, block, splits, disagreed);
+      const bool from_alternate = pass_reads_alternate(at.owned.passes, pass);
+      const std::size_t begin = at.owned.span.begin;
       const std::size_t value_offset = has_values_v<Value> ? begin : 0;
-      const Key* in_keys = (from_alternate ? buffers.alternate_keys : buffers.keys) + begin;
-      Key* out_keys = (from_alternate ? buffers.keys : buffers.alternate_keys) + begin;
-      const Value* in_values =
-          (from_alternate ? buffers.alternate_values : buffers.values) + value_offset;
-      Value* out_values =
-          (from_alternate ? buffers.values : buffers.alternate_values) + value_offset;
+      const Key* in_keys = buffers.keys_of(from_alternate) + begin;
+      Key* out_keys = buffers.keys_of(!from_alternate) + begin;
+      const Value* in_values = buffers.values_of(from_alternate) + value_offset;
+      Value* out_values = buffers.values_of(!from_alternate) + value_offset;
       if (pieces.count == Shape::chunk_items)
         merge::merge_block<Shape, Key, Value, Compare, true>{shared, pieces, comp}.run(
             in_keys, out_keys, in_values, out_values);
