@@ -26,6 +26,7 @@ struct positioned_order {
     Key key;
     int position;
   };
+  static constexpr bool total = false;
   const Compare& comp;
   int size;
 
@@ -58,6 +59,9 @@ template <class Key, bool Descending>
 struct packed_radix_order<Key, radix_order_less<Key, Descending>,
                           std::enable_if_t<sizeof(ordered_bits_t<Key>) <= 4>> {
   static constexpr bool applies = true;
+  // Distinct elements (positions differ; padding is all ones, equal to itself): a lane may
+  // keep the smaller or the larger of its pair by one comparison of its own.
+  static constexpr bool total = true;
   using element = unsigned long long;
   int size;
 
@@ -93,10 +97,15 @@ struct group_sorter {
                                               int stride, int run) const {
     const bool lower = (index & stride) == 0;
     const bool ascending = (index & run) == 0;
-    // The pair's first argument: the higher element in an ascending run, else the lower.
-    const element first = lower != ascending ? mine : other;
-    const element second = lower != ascending ? other : mine;
-    return before(first, second) ? other : mine;
+    if constexpr (Order::total) {
+      // Keep the smaller where this index takes the pair's first, else the larger.
+      return (lower == ascending) == before(mine, other) ? mine : other;
+    } else {
+      // The pair's first argument: the higher element in an ascending run, else the lower.
+      const element first = lower != ascending ? mine : other;
+      const element second = lower != ascending ? other : mine;
+      return before(first, second) ? other : mine;
+    }
   }
 
   __device__ __forceinline__ void sort(element (&e)[Slots], int member) const {
