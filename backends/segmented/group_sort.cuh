@@ -6,14 +6,20 @@
 //   - Positions at or past the segment's size are padding and go last, whatever they hold.
 //   - A permutation whatever the comparator: both elements of a compare-exchange evaluate the
 //     same call with the same arguments, so they always agree on whether to swap.
-// Radix keys of at most 32 sort bits in the radix order travel packed as one 64-bit integer,
-// sort bits above position, so that a compare-exchange is one integer comparison and one
-// shuffle of 8 bytes (packed_radix_order); other keys travel with their position and are
-// compared by the comparator (positioned_order).
+// The elements, cheapest first:
+//   - keys alone, in the radix order, of at most 32 bits (floats: in a segment without -0.0
+//     and NaNs): one 32-bit integer per key, its encoding, so that nothing is gathered
+//     afterwards (key_bits_order);
+//   - other radix keys of at most 32 sort bits: one 64-bit integer, sort bits above position,
+//     so that a compare-exchange is one integer comparison and one shuffle of 8 bytes
+//     (packed_radix_order);
+//   - any other key: the key with its position, compared by the comparator (positioned_order).
+// The last two carry positions: the keys (and values) are gathered from them afterwards.
 #pragma once
 
 #include "../common/bitonic_tile.cuh"  // shuffle_xor
 #include "../common/ordered_bits.cuh"
+#include <gpusort/no_values.cuh>
 
 #include <type_traits>
 
@@ -27,6 +33,7 @@ struct positioned_order {
     int position;
   };
   static constexpr bool total = false;
+  static constexpr bool carries_keys = false;
   const Compare& comp;
   int size;
 
@@ -62,6 +69,7 @@ struct packed_radix_order<Key, radix_order_less<Key, Descending>,
   // Distinct elements (positions differ; padding is all ones, equal to itself): a lane may
   // keep the smaller or the larger of its pair by one comparison of its own.
   static constexpr bool total = true;
+  static constexpr bool carries_keys = false;
   using element = unsigned long long;
   int size;
 
@@ -74,7 +82,68 @@ struct packed_radix_order<Key, radix_order_less<Key, Descending>,
   __device__ __forceinline__ bool operator()(element x, element y) const { return x < y; }
 };
 
-// The order a group sorts Key by Compare in.
+// IEEE floats' encodings (ordered_bits.cuh) put the NaNs with the sign bit set below -inf:
+// they are the lowest `nan_rotation` encodings. Subtracting it (modulo the width) moves them
+// to the top, after +inf and the other NaNs, where the radix order has every NaN; the other
+// keys keep their order. Integers' encodings need no rotation.
+template <class Key, class = void>
+struct nan_rotation {
+  static constexpr ordered_bits_t<Key> value = 0;
+  static constexpr bool known = !radix_key_canonicalises_v<Key>;
+};
+template <class Key>
+struct nan_rotation<Key, std::void_t<decltype(radix_key_traits<Key>::infinity_bits),
+                                     decltype(radix_key_traits<Key>::magnitude_mask)>> {
+  static constexpr ordered_bits_t<Key> value =
+      radix_key_traits<Key>::magnitude_mask - radix_key_traits<Key>::infinity_bits;
+  static constexpr bool known = true;
+};
+
+// Keys alone, in the radix order, of at most 32 bits: each key travels as its own encoding
+// (rotated, flipped for a descending sort) in one 32-bit integer, padding all ones, so that a
+// compare-exchange is one 32-bit comparison and the sorted keys are decoded where they land,
+// with nothing to gather. Keys of equal encodings are the same key, so the order of equal
+// elements does not show, and the sort is stable, but for keys that the radix order calls
+// equal although they differ (floats' -0.0 and +0.0, and NaNs): a segment holding one of
+// those goes the packed way (needs_positions).
+template <class Key, class Value, class Compare, class = void>
+struct key_bits_order {
+  static constexpr bool applies = false;
+};
+
+template <class Key, bool Descending>
+struct key_bits_order<Key, no_values, radix_order_less<Key, Descending>,
+                      std::enable_if_t<has_radix_encoding_v<Key> &&
+                                       sizeof(ordered_bits_t<Key>) <= 4 &&
+                                       nan_rotation<Key>::known>> {
+  static constexpr bool applies = true;
+  static constexpr bool total = true;
+  static constexpr bool carries_keys = true;
+  using element = unsigned;
+  using bits_t = ordered_bits_t<Key>;
+  static constexpr bits_t rotation = nan_rotation<Key>::value;
+  static constexpr bits_t flip = order_flip<Key>(Descending);
+  int size;
+
+  // Whether this key must keep its place among keys the radix order calls equal to it.
+  __device__ __forceinline__ bool needs_position(const Key* segment, int position) const {
+    if constexpr (radix_key_canonicalises_v<Key>)
+      return position < size && radix_key_traits<Key>::canonicalised(segment[position]);
+    else
+      return false;
+  }
+  __device__ __forceinline__ element make(const Key* segment, int position) const {
+    if (position >= size) return ~0u;
+    return element(bits_t(bits_t(radix_key_traits<Key>::encode(segment[position]) - rotation) ^
+                          flip));
+  }
+  __device__ __forceinline__ Key key_of(element e) const {
+    return radix_key_traits<Key>::decode(bits_t(bits_t(bits_t(e) ^ flip) + rotation));
+  }
+  __device__ __forceinline__ bool operator()(element x, element y) const { return x < y; }
+};
+
+// The order a group sorts Key by Compare in where the keys' positions are needed.
 template <class Key, class Compare>
 using group_order_t = std::conditional_t<packed_radix_order<Key, Compare>::applies,
                                          packed_radix_order<Key, Compare>,

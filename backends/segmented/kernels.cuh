@@ -198,12 +198,50 @@ __host__ __device__ constexpr int group_batch_segments(int lanes) {
   return 32 / lanes * 4 < 32 ? 32 / lanes * 4 : 32;
 }
 
+// One segment of `size` keys (at most Lanes x Slots) sorted by the group of lanes whose
+// member this lane is, in `order` (group_sort.cuh), Slots consecutive keys per lane.
+template <int Lanes, int Slots, class Order, class Key, class Value>
+__device__ __forceinline__ void sort_in_group(const Order& order, Key* segment,
+                                              Value* segment_values, int size, int member) {
+  typename Order::element e[Slots];
+#pragma unroll
+  for (int s = 0; s < Slots; ++s) e[s] = order.make(segment, member * Slots + s);
+  group_sorter<Lanes, Slots, Order>{order}.sort(e, member);
+  // Element i now holds the key that belongs at position i (padding last): the key itself,
+  // or its position, from which its key and value are read, all before any is written.
+  Key moved_keys[Slots];
+  Value moved_values[Slots];
+#pragma unroll
+  for (int s = 0; s < Slots; ++s) {
+    if (member * Slots + s < size) {
+      if constexpr (Order::carries_keys) {
+        moved_keys[s] = order.key_of(e[s]);
+      } else {
+        const int from = order.position_of(e[s]);
+        moved_keys[s] = segment[from];
+        if constexpr (has_values_v<Value>) moved_values[s] = segment_values[from];
+      }
+    }
+  }
+  __syncwarp();
+#pragma unroll
+  for (int s = 0; s < Slots; ++s) {
+    if (member * Slots + s < size) {
+      segment[member * Slots + s] = moved_keys[s];
+      if constexpr (has_values_v<Value>) segment_values[member * Slots + s] = moved_values[s];
+    }
+  }
+  __syncwarp();  // written before the next segment's reads (segments may share lines)
+}
+
 // Grid: any number of blocks of warp_sort_threads, for the class whose segments hold at most
 // Lanes x Slots keys: groups of Lanes lanes, each sorting one segment in registers
-// (group_sort.cuh), Slots consecutive keys per lane. Each warp takes the class's segments in
-// batches of 4 per group: one load per lane finds the batch's offsets, a round trip per batch
-// and not per segment. (Loading the next segment's keys while sorting the current one gained
-// nothing: 409 us either way for the 17-32 key class, H100, 2^24 u32 in 1-32 key segments.)
+// (sort_in_group). Each warp takes the class's segments in batches of 4 per group: one load
+// per lane finds the batch's offsets, a round trip per batch and not per segment. (Loading
+// the next segment's keys while sorting the current one gained nothing: 409 us either way for
+// the 17-32 key class, H100, 2^24 u32 in 1-32 key segments.) Keys alone in the radix order go
+// as their own 32-bit encodings (key_bits_order) unless some segment of the warp's round holds
+// keys that need their positions.
 template <int Lanes, int Slots, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(warp_sort_threads)
     sort_segments_in_groups(Key* keys, Value* values, const Offset* begins, const Offset* ends,
@@ -213,13 +251,7 @@ __global__ void __launch_bounds__(warp_sort_threads)
   constexpr int groups = 32 / Lanes;
   constexpr int batch_segments = group_batch_segments(Lanes);
   using order_t = group_order_t<Key, Compare>;
-  using element_t = typename order_t::element;
-  const auto make_order = [&comp](int size) {
-    if constexpr (packed_radix_order<Key, Compare>::applies)
-      return order_t{size};
-    else
-      return order_t{comp, size};
-  };
+  using bits_order_t = key_bits_order<Key, Value, Compare>;
   if (plan_refused(*header, n)) return;
   const std::size_t count = header->count[cls];
   const int warp = int(threadIdx.x) / 32;
@@ -238,32 +270,23 @@ __global__ void __launch_bounds__(warp_sort_threads)
       const int shuffled_size = __shfl_sync(~0u, int(lane_span.size), mine);
       const int size = mine < batch_size ? shuffled_size : 0;
       Key* segment = keys + begin;
-      const order_t order = make_order(size);
-      element_t e[Slots];
+      Value* segment_values = has_values_v<Value> ? values + begin : values;
+      if constexpr (bits_order_t::applies) {
+        const bits_order_t bits_order{size};
+        bool needs_positions = false;
 #pragma unroll
-      for (int s = 0; s < Slots; ++s) e[s] = order.make(segment, member * Slots + s);
-      group_sorter<Lanes, Slots, order_t>{order}.sort(e, member);
-      // Element i now holds the key that belongs at position i (padding last): each key and
-      // value is read from its position, all of them before any is written.
-      Key moved_keys[Slots];
-      Value moved_values[Slots];
-#pragma unroll
-      for (int s = 0; s < Slots; ++s) {
-        if (member * Slots + s < size) {
-          const int from = order.position_of(e[s]);
-          moved_keys[s] = segment[from];
-          if constexpr (has_values_v<Value>) moved_values[s] = values[begin + from];
+        for (int s = 0; s < Slots; ++s)
+          needs_positions |= bits_order.needs_position(segment, member * Slots + s);
+        // The whole warp one way: the networks shuffle across the warp's groups.
+        if (!__any_sync(~0u, needs_positions)) {
+          sort_in_group<Lanes, Slots>(bits_order, segment, segment_values, size, member);
+          continue;
         }
       }
-      __syncwarp();
-#pragma unroll
-      for (int s = 0; s < Slots; ++s) {
-        if (member * Slots + s < size) {
-          segment[member * Slots + s] = moved_keys[s];
-          if constexpr (has_values_v<Value>) values[begin + member * Slots + s] = moved_values[s];
-        }
-      }
-      __syncwarp();  // written before the next segment's reads (segments may share lines)
+      if constexpr (std::is_same_v<order_t, positioned_order<Key, Compare>>)
+        sort_in_group<Lanes, Slots>(order_t{comp, size}, segment, segment_values, size, member);
+      else
+        sort_in_group<Lanes, Slots>(order_t{size}, segment, segment_values, size, member);
     }
   }
 }
