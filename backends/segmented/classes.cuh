@@ -1,6 +1,6 @@
 // The segmented sort's arithmetic, as pure __host__ __device__ functions that the host tests
 // check without a GPU:
-//   - which class of sorter takes a segment of a given size (a group of lanes, a warp, a small
+//   - which class of sorter takes a segment of a given size (a group of lanes, a small
 //     block, a block, or several blocks with merge passes), and how many segments of a class
 //     n keys can hold (the lists' room, fixed before the offsets are read);
 //   - for the segments that need several blocks: bounds on their tiles and merge blocks, the
@@ -14,28 +14,28 @@
 
 namespace gpusort::backends::segmented {
 
-// The sorter classes, in order of size; a segment of 0 or 1 keys is in none. Segments of at
-// most 32 keys are sorted by a group of lanes as wide as the next power of two (a warp sorts 8
-// segments of 3 or 4 keys at once), segments of 33 to 64 by a warp, two keys per lane.
+// The sorter classes, in order of size; a segment of 0 or 1 keys is in none. A segment of at
+// most 64 keys is sorted in registers by a group of lanes of one warp (in_group_of_N: at most
+// N keys; the kernels pick the group's width), larger ones by a small block, a block, or
+// several blocks with merge passes.
 enum segment_class : int {
   in_group_of_4,
   in_group_of_8,
   in_group_of_16,
   in_group_of_32,
-  in_warp,
+  in_group_of_64,
   in_small_block,
   in_block,
   in_blocks,
   class_count
 };
 inline constexpr int no_class = -1;
-inline constexpr int warp_items = 64;  // two keys per lane
 
-// The lanes of a group class: 4, 8, 16, 32.
-__host__ __device__ constexpr int group_lanes(int cls) { return 4 << cls; }
+// The most keys of a group class: 4, 8, 16, 32, 64.
+__host__ __device__ constexpr int group_most_keys(int cls) { return 4 << cls; }
 
-// The largest segment each on-chip class takes: a group its lanes' count, a warp 64 keys, a
-// small block and a block one tile of their shapes. A call with a single segment puts it in
+// The largest segment each on-chip class takes: a group its class's keys, a small block and a
+// block one tile of their shapes. A call with a single segment puts it in
 // in_blocks whatever its size (the tile sort takes a short one whole): one class, so that the
 // launches for the others are left out.
 struct class_limits {
@@ -45,8 +45,7 @@ struct class_limits {
 };
 
 __host__ __device__ constexpr std::size_t most_keys_of(int cls, const class_limits& limits) {
-  return cls <= in_group_of_32  ? std::size_t(group_lanes(cls))
-         : cls == in_warp       ? std::size_t(warp_items)
+  return cls <= in_group_of_64  ? std::size_t(group_most_keys(cls))
          : cls == in_small_block ? limits.small_block_most
                                  : limits.block_most;  // in_blocks: more than this
 }

@@ -125,12 +125,11 @@ struct key_bits_order<Key, no_values, radix_order_less<Key, Descending>,
   static constexpr bits_t flip = order_flip<Key>(Descending);
   int size;
 
-  // Whether this key must keep its place among keys the radix order calls equal to it.
+  // Whether some keys may need their positions (floats), and whether this one does: it must
+  // keep its place among keys that the radix order calls equal to it.
+  static constexpr bool may_need_positions = radix_key_canonicalises_v<Key>;
   __device__ __forceinline__ bool needs_position(const Key* segment, int position) const {
-    if constexpr (radix_key_canonicalises_v<Key>)
-      return position < size && radix_key_traits<Key>::canonicalised(segment[position]);
-    else
-      return false;
+    return position < size && radix_key_traits<Key>::canonicalised(segment[position]);
   }
   __device__ __forceinline__ element make(const Key* segment, int position) const {
     if (position >= size) return ~0u;
@@ -166,7 +165,10 @@ struct group_sorter {
                                               int stride, int run) const {
     const bool lower = (index & stride) == 0;
     const bool ascending = (index & run) == 0;
-    if constexpr (Order::total) {
+    if constexpr (std::is_same_v<element, unsigned>) {
+      // One min-or-max instruction.
+      return lower == ascending ? min(mine, other) : max(mine, other);
+    } else if constexpr (Order::total) {
       // Keep the smaller where this index takes the pair's first, else the larger.
       return (lower == ascending) == before(mine, other) ? mine : other;
     } else {
@@ -194,9 +196,14 @@ struct group_sorter {
             const element low = e[s];
             const element high = e[s + stride];
             const bool ascending = ((member * Slots + s) & run) == 0;
-            const bool swap = ascending ? before(high, low) : before(low, high);
-            e[s] = swap ? high : low;
-            e[s + stride] = swap ? low : high;
+            if constexpr (std::is_same_v<element, unsigned>) {
+              e[s] = ascending ? min(low, high) : max(low, high);
+              e[s + stride] = ascending ? max(low, high) : min(low, high);
+            } else {
+              const bool swap = ascending ? before(high, low) : before(low, high);
+              e[s] = swap ? high : low;
+              e[s + stride] = swap ? low : high;
+            }
           }
         }
       }

@@ -1,14 +1,14 @@
 // Kernels of the segmented sort, in the order they run (dispatch.cuh launches them):
-//   classify_segments   one thread per segment: checks its offsets and appends it to the
-//                       list of its class (classes.cuh), one atomic per block and class
+//   classify_segments   four segments per thread: checks their offsets and appends each to
+//                       the list of its class (classes.cuh), one atomic per block and class
 //   plan_multi_block    one block: checks that the segments fit in the keys, leaves a single
 //                       segment that is the whole input to the radix sort where the caller
 //                       has one, then, for the segments that need several blocks, numbers
 //                       their tiles and each pass's merge blocks (prefix sums: a virtual
 //                       block finds its segment by binary search)
 //   sort_segments_in_groups   a group of 1 to 16 lanes per segment of at most 64 keys, four
-//                             keys per lane, sorted in registers by a bitonic network
-//                             (group_sort.cuh)
+//                             or eight keys per lane, sorted in registers by a bitonic
+//                             network (group_sort.cuh)
 //   sort_segments_in_blocks   a block per segment of at most one tile: the comparison sort's
 //                             tile sort (merge/tile_sort.cuh), in place
 //   sort_segment_tiles, then merge_segment_passes (one cooperative launch for every pass):
@@ -32,12 +32,20 @@
 
 namespace gpusort::backends::segmented {
 
+// A counter that every block of a kernel adds to, alone on a 128-byte line: L2 takes the
+// atomics on one line one at a time, so counters that share a line queue behind each other
+// (H100, 2^24 u32 in 786 K segments of 0-64 keys: classify_segments 30 -> 26 us apart).
+template <class T>
+struct alignas(128) own_line {
+  T value;
+};
+
 // The segmented sort's state on the device, cleared by one memset per call.
 struct segment_plan_header {
-  unsigned long long total_size;  // the segments' sizes, added up
-  unsigned count[class_count];    // each class list's length
-  unsigned bad;                   // some segment's offsets are bad
-  unsigned whole_input;           // the one segment is the whole input: the radix sort takes it
+  own_line<unsigned long long> total_size;  // the segments' sizes, added up
+  own_line<unsigned> count[class_count];    // each class list's length
+  unsigned bad;                             // some segment's offsets are bad
+  unsigned whole_input;  // the one segment is the whole input: the radix sort takes it
 };
 
 // The class lists: segment indices (unsigned: at most 2^32 - 1 segments per call).
@@ -69,7 +77,7 @@ __device__ __forceinline__ segment_span span_of(const Offset* begins, const Offs
 // Whether the plan forbids sorting here: bad offsets, segments that overlap, or a whole input
 // that the radix sort takes.
 __device__ __forceinline__ bool plan_refused(const segment_plan_header& header, std::size_t n) {
-  return header.bad != 0 || header.total_size > n || header.whole_input != 0;
+  return header.bad != 0 || header.total_size.value > n || header.whole_input != 0;
 }
 
 __device__ __forceinline__ void report_bad_segment(unsigned long long* report,
@@ -78,10 +86,14 @@ __device__ __forceinline__ void report_bad_segment(unsigned long long* report,
 }
 
 inline constexpr int classify_threads = 256;
+inline constexpr int classify_items = 4;  // segments per thread and round
+inline constexpr int classify_round = classify_threads * classify_items;
 
-// Grid: any number of blocks of classify_threads, looping over the segments. Appends are
-// counted per warp, then per block: one global atomic per block and class each round (per
-// warp, the lists' counters, all in one L2 sector, were a queue: 150 us for 10^6 segments).
+// Grid: any number of blocks of classify_threads, looping over the segments, classify_round
+// at a time. Appends are counted per warp (the lanes of one class found by one match), then
+// per block: one global atomic per block and class each round (per warp, the lists'
+// counters, all in one L2 sector, were a queue: 150 us for 10^6 segments). A ballot per class
+// instead of the match, one segment per thread: 26 us rather than 18 for 786 K segments.
 template <class Offset>
 __global__ void __launch_bounds__(classify_threads)
     classify_segments(const Offset* begins, const Offset* ends, std::size_t segment_count,
@@ -91,50 +103,65 @@ __global__ void __launch_bounds__(classify_threads)
   __shared__ unsigned block_at[class_count];
   const unsigned lane = threadIdx.x % 32;
   const unsigned lanes_before = (1u << lane) - 1;
-  const std::size_t stride = std::size_t(gridDim.x) * classify_threads;
+  const std::size_t stride = std::size_t(gridDim.x) * classify_round;
   unsigned long long total_size = 0;  // this thread's segments' sizes
-  // The same trip count for the whole block: every lane takes part in the ballots.
-  for (std::size_t first = std::size_t(blockIdx.x) * classify_threads; first < segment_count;
+  // The same trip count for the whole block: every lane takes part in the matches.
+  for (std::size_t first = std::size_t(blockIdx.x) * classify_round; first < segment_count;
        first += stride) {
     if (threadIdx.x < class_count) block_count[threadIdx.x] = 0;
-    __syncthreads();
-    const std::size_t segment = first + threadIdx.x;
-    const bool active = segment < segment_count;
-    const segment_span span =
-        active ? span_of(begins, ends, segment, n) : segment_span{0, 0, false};
-    if (span.bad) {
-      header->bad = 1;
-      report_bad_segment(report, segment);
-    }
-    const int cls = active && !span.bad ? class_of(span.size, limits) : no_class;
-    total_size += span.size;
-    // This thread's place among the block's segments of its class.
-    unsigned at = 0;
+    int cls[classify_items];
 #pragma unroll
-    for (int c = 0; c < class_count; ++c) {
-      const unsigned members = __ballot_sync(~0u, cls == c);
-      if (members == 0) continue;
-      const int leader = __ffs(members) - 1;
+    for (int i = 0; i < classify_items; ++i) {
+      const std::size_t segment = first + std::size_t(i) * classify_threads + threadIdx.x;
+      const bool active = segment < segment_count;
+      const segment_span span =
+          active ? span_of(begins, ends, segment, n) : segment_span{0, 0, false};
+      if (span.bad) {
+        header->bad = 1;
+        report_bad_segment(report, segment);
+      }
+      cls[i] = active && !span.bad ? class_of(span.size, limits) : no_class;
+      total_size += span.size;
+    }
+    __syncthreads();  // block_count cleared
+    // Each segment's place among the block's segments of its class.
+    unsigned at[classify_items];
+#pragma unroll
+    for (int i = 0; i < classify_items; ++i) {
+      const unsigned peers = __match_any_sync(~0u, cls[i]);
+      const int leader = __ffs(peers) - 1;
       unsigned warp_at = 0;
-      if (int(lane) == leader) warp_at = atomicAdd(&block_count[c], unsigned(__popc(members)));
-      warp_at = __shfl_sync(~0u, warp_at, leader);
-      if (cls == c) at = warp_at + unsigned(__popc(members & lanes_before));
+      if (int(lane) == leader && cls[i] != no_class)
+        warp_at = atomicAdd(&block_count[cls[i]], unsigned(__popc(peers)));
+      at[i] = __shfl_sync(~0u, warp_at, leader) + unsigned(__popc(peers & lanes_before));
     }
     __syncthreads();
     if (threadIdx.x < class_count && block_count[threadIdx.x] > 0)
-      block_at[threadIdx.x] = atomicAdd(&header->count[threadIdx.x], block_count[threadIdx.x]);
+      block_at[threadIdx.x] =
+          atomicAdd(&header->count[threadIdx.x].value, block_count[threadIdx.x]);
     __syncthreads();
-    if (cls != no_class) {
-      at += block_at[cls];
+#pragma unroll
+    for (int i = 0; i < classify_items; ++i) {
+      if (cls[i] == no_class) continue;
+      const unsigned place = at[i] + block_at[cls[i]];
       // Past the room only where segments overlap (sizes add up to more than n): the plan
       // then refuses, and nothing reads the list.
-      if (at < lists.room[cls]) lists.list[cls][at] = unsigned(segment);
+      if (place < lists.room[cls[i]])
+        lists.list[cls[i]][place] = unsigned(first + std::size_t(i) * classify_threads + threadIdx.x);
     }
+    __syncthreads();  // block_at read before the next round writes it
   }
+  // One atomic per block for the sizes.
+  __shared__ unsigned long long block_total_size;
+  if (threadIdx.x == 0) block_total_size = 0;
+  __syncthreads();
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2)
     total_size += __shfl_down_sync(~0u, total_size, offset);
-  if (lane == 0 && total_size > 0) atomicAdd(&header->total_size, total_size);
+  if (lane == 0 && total_size > 0) atomicAdd(&block_total_size, total_size);
+  __syncthreads();
+  if (threadIdx.x == 0 && block_total_size > 0)
+    atomicAdd(&header->total_size.value, block_total_size);
 }
 
 inline constexpr int plan_threads = 512;
@@ -153,7 +180,7 @@ __global__ void __launch_bounds__(plan_threads)
   using scan_t = cub::BlockScan<std::size_t, plan_threads>;
   __shared__ typename scan_t::TempStorage scan_storage;
   if (header->bad != 0) return;
-  if (header->total_size > n) {
+  if (header->total_size.value > n) {
     if (threadIdx.x == 0) report_bad_segment(report, detail::overlapping_segments);
     return;
   }
@@ -165,7 +192,7 @@ __global__ void __launch_bounds__(plan_threads)
     }
   }
   if (first_tiles == nullptr) return;  // no segment can need several blocks
-  const std::size_t segments = header->count[in_blocks];
+  const std::size_t segments = header->count[in_blocks].value;
   // Table -1: tiles; table p >= 0: pass p's merge blocks.
   for (int table = -1; table < passes; ++table) {
     std::size_t* first = table < 0 ? first_tiles : first_merge_blocks + table * (room + 1);
@@ -253,7 +280,7 @@ __global__ void __launch_bounds__(warp_sort_threads)
   using order_t = group_order_t<Key, Compare>;
   using bits_order_t = key_bits_order<Key, Value, Compare>;
   if (plan_refused(*header, n)) return;
-  const std::size_t count = header->count[cls];
+  const std::size_t count = header->count[cls].value;
   const int warp = int(threadIdx.x) / 32;
   const int lane = int(threadIdx.x) % 32;
   const int group = lane / Lanes;
@@ -274,11 +301,14 @@ __global__ void __launch_bounds__(warp_sort_threads)
       if constexpr (bits_order_t::applies) {
         const bits_order_t bits_order{size};
         bool needs_positions = false;
+        if constexpr (bits_order_t::may_need_positions) {
 #pragma unroll
-        for (int s = 0; s < Slots; ++s)
-          needs_positions |= bits_order.needs_position(segment, member * Slots + s);
-        // The whole warp one way: the networks shuffle across the warp's groups.
-        if (!__any_sync(~0u, needs_positions)) {
+          for (int s = 0; s < Slots; ++s)
+            needs_positions |= bits_order.needs_position(segment, member * Slots + s);
+          // The whole warp one way: the networks shuffle across the warp's groups.
+          needs_positions = __any_sync(~0u, needs_positions);
+        }
+        if (!needs_positions) {
           sort_in_group<Lanes, Slots>(bits_order, segment, segment_values, size, member);
           continue;
         }
@@ -300,7 +330,7 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
                             const unsigned* list, int cls, Compare comp) {
   auto& shared = block_shared<merge::tile_storage_t<Shape, Key, Value>>();
   if (plan_refused(*header, n)) return;
-  const std::size_t count = header->count[cls];
+  const std::size_t count = header->count[cls].value;
   for (std::size_t i = blockIdx.x; i < count; i += gridDim.x) {
     const segment_span span = span_of(begins, ends, list[i], n);
     const std::size_t value_offset = has_values_v<Value> ? span.begin : 0;
@@ -355,7 +385,7 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
   auto& shared = block_shared<merge::tile_storage_t<Shape, Key, Value>>();
   if (plan_refused(*header, n)) return;
   if (blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
-  const std::size_t segments = header->count[in_blocks];
+  const std::size_t segments = header->count[in_blocks].value;
   const std::size_t tiles = first_tiles[segments];
   for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const owned_segment owned = segment_of_block(begins, ends, n, list, segments, first_tiles,
@@ -415,7 +445,7 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   using storage_t = typename merge::merge_block<Shape, Key, Value, Compare, true>::storage_t;
   __shared__ storage_t shared;
   if (plan_refused(*header, n)) return;
-  const std::size_t segments = header->count[in_blocks];
+  const std::size_t segments = header->count[in_blocks].value;
   const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
   for (int pass = 0; pass < passes; ++pass) {

@@ -28,8 +28,8 @@ TEST(SegmentedClasses, EachSizeGoesToTheSmallestSorterThatHoldsIt) {
   EXPECT_EQ(segmented::class_of(16, limits), segmented::in_group_of_16);
   EXPECT_EQ(segmented::class_of(17, limits), segmented::in_group_of_32);
   EXPECT_EQ(segmented::class_of(32, limits), segmented::in_group_of_32);
-  EXPECT_EQ(segmented::class_of(33, limits), segmented::in_warp);
-  EXPECT_EQ(segmented::class_of(64, limits), segmented::in_warp);
+  EXPECT_EQ(segmented::class_of(33, limits), segmented::in_group_of_64);
+  EXPECT_EQ(segmented::class_of(64, limits), segmented::in_group_of_64);
   EXPECT_EQ(segmented::class_of(65, limits), segmented::in_small_block);
   EXPECT_EQ(segmented::class_of(1088, limits), segmented::in_small_block);
   EXPECT_EQ(segmented::class_of(1089, limits), segmented::in_block);
@@ -54,7 +54,7 @@ TEST(SegmentedClasses, ListsHaveRoomForEveryWayOfCuttingTheKeys) {
   EXPECT_EQ(segmented::most_segments_of(segmented::in_group_of_4, 100, 1000, limits), 50u);
   EXPECT_EQ(segmented::most_segments_of(segmented::in_group_of_4, 100, 7, limits), 7u);
   EXPECT_EQ(segmented::most_segments_of(segmented::in_group_of_8, 100, 1000, limits), 20u);
-  EXPECT_EQ(segmented::most_segments_of(segmented::in_warp, 100, 1000, limits), 3u);
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_group_of_64, 100, 1000, limits), 3u);
   EXPECT_EQ(segmented::most_segments_of(segmented::in_small_block, 200, 1000, limits), 3u);
   EXPECT_EQ(segmented::most_segments_of(segmented::in_block, 1089 * 3, 1000, limits), 3u);
   EXPECT_EQ(segmented::most_segments_of(segmented::in_block, 1088, 1000, limits), 0u);
