@@ -67,7 +67,7 @@ for step in "$@"; do
       # (the distributed tests are added in a foreach over their names)
       gpu_tests=${SANITIZE_TESTS:-$( { sed -nE 's/^ *gpusort_add_test\(([a-z0-9_]+) gpu .*/\1/p' test/CMakeLists.txt
                   sed -nE 's/^foreach\(test_name (.*)\)$/\1/p' test/CMakeLists.txt | tr ' ' '\n'; } |
-                  grep -vE '^(sticky_error|out_of_memory|huge|huge_pairs|distributed_huge)_test$')}
+                  grep -vE '^(sticky_error|out_of_memory|huge|huge_pairs|segmented_huge|distributed_huge)_test$')}
       for tool in ${tools//,/ }; do
         printf '%s\n' $gpu_tests | xargs -P "${SANITIZE_JOBS:-6}" -I{} sh -c \
           "timeout ${SANITIZE_TIMEOUT:-540} compute-sanitizer --tool $tool --error-exitcode 1 $build/test/{} \
