@@ -122,35 +122,33 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
       tile_items, passes, chunk_items, first_tiles, first_merge_blocks, report);
   detail::check_launch("segmented sort: plan_multi_block");
 
-  const auto sort_in_groups = [&](auto lanes, auto slots, int cls) {
-    if (room[cls] == 0) return;
-    constexpr auto kernel =
-        sort_segments_in_groups<decltype(lanes)::value, decltype(slots)::value, Key, Value,
-                                Offset, Compare>;
-    constexpr int segments_per_block =
-        warp_sort_threads / 32 * group_batch_segments(decltype(lanes)::value);
-    kernel<<<resident_grid<kernel, warp_sort_threads>(tile_count(room[cls], segments_per_block)),
-             warp_sort_threads, 0, stream>>>(request.keys, request.values, begins, ends, n,
-                                             header, lists.list[cls], cls, comp);
-    detail::check_launch("segmented sort: sort_segments_in_groups");
-  };
-  // Four keys per lane: more of the network's pairs within a lane, where a pair costs one
-  // comparison and no shuffle. H100, 2^24 u32 in 1-32 key segments, the 17-32 key class: one
-  // key per lane 228 us, two 225, four 183, eight 167 (but 8-byte keys spilled, and the 5-8
-  // and 9-16 key classes lost 7 and 5 us); the whole sort 0.34 -> 0.29 ms with four.
-  using four = std::integral_constant<int, 4>;
-  sort_in_groups(std::integral_constant<int, 1>{}, four{}, in_group_of_4);
-  sort_in_groups(std::integral_constant<int, 2>{}, four{}, in_group_of_8);
-  sort_in_groups(std::integral_constant<int, 4>{}, four{}, in_group_of_16);
-  sort_in_groups(std::integral_constant<int, 8>{}, four{}, in_group_of_32);
-  // 33-64 keys: those that go as 32-bit encodings (key_bits_order) eight per lane on 8 lanes
-  // (H100, 2^24 u32 in 0-64 key segments: this class 117 -> 109 us; eight per lane for the
-  // smaller classes lost 2-18 us each), the others four per lane on 16.
-  if constexpr (key_bits_order<Key, Value, Compare>::applies)
-    sort_in_groups(std::integral_constant<int, 8>{}, std::integral_constant<int, 8>{},
-                   in_group_of_64);
-  else
-    sort_in_groups(std::integral_constant<int, 16>{}, four{}, in_group_of_64);
+  // Segments of at most 64 keys: one launch for the five group classes. Classes of at most 32
+  // keys four keys per lane: more of the network's pairs within a lane, where a pair costs one
+  // comparison and no shuffle (H100, 2^24 u32 in 1-32 key segments, the 17-32 key class: one
+  // key per lane 228 us, two 225, four 183, eight 167, but 8-byte keys spilled, and the 5-8
+  // and 9-16 key classes lost 7 and 5 us). 33-64 keys: those that go as 32-bit encodings
+  // (key_bits_order) eight per lane on 8 lanes (this class 117 -> 109 us for 0-64 key
+  // segments; eight per lane for the smaller classes lost 2-18 us each), others four on 16.
+  {
+    constexpr bool eight_per_lane = key_bits_order<Key, Value, Compare>::applies;
+    constexpr int lanes64 = eight_per_lane ? 8 : 16;
+    constexpr auto kernel = sort_segments_in_groups<lanes64, eight_per_lane ? 8 : 4, Key, Value,
+                                                    Offset, Compare>;
+    const std::size_t resident = resident_grid<kernel, warp_sort_threads>(~std::size_t(0));
+    group_class_blocks blocks{};
+    for (int r = 0; r < group_class_count; ++r) {
+      const int cls = in_group_of_64 - r;
+      const int lanes = cls == in_group_of_64 ? lanes64 : group_most_keys(cls) / 4;
+      const std::size_t wanted =
+          tile_count(room[cls], warp_sort_threads / 32 * group_batch_segments(lanes));
+      blocks.first[r + 1] = blocks.first[r] + unsigned(wanted < resident ? wanted : resident);
+    }
+    if (blocks.first[group_class_count] > 0) {
+      kernel<<<blocks.first[group_class_count], warp_sort_threads, 0, stream>>>(
+          request.keys, request.values, begins, ends, n, header, lists, blocks, comp);
+      detail::check_launch("segmented sort: sort_segments_in_groups");
+    }
+  }
   const auto sort_in_blocks = [&](auto shape, int cls, const char* name) {
     using shape_t = decltype(shape);
     if (room[cls] == 0) return;

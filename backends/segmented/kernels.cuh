@@ -8,7 +8,8 @@
 //                       block finds its segment by binary search)
 //   sort_segments_in_groups   a group of 1 to 16 lanes per segment of at most 64 keys, four
 //                             or eight keys per lane, sorted in registers by a bitonic
-//                             network (group_sort.cuh)
+//                             network (group_sort.cuh): one launch, a range of blocks per
+//                             class
 //   sort_segments_in_blocks   a block per segment of at most one tile: the comparison sort's
 //                             tile sort (merge/tile_sort.cuh), in place
 //   sort_segment_tiles, then merge_segment_passes (one cooperative launch for every pass):
@@ -261,32 +262,31 @@ __device__ __forceinline__ void sort_in_group(const Order& order, Key* segment,
   __syncwarp();  // written before the next segment's reads (segments may share lines)
 }
 
-// Grid: any number of blocks of warp_sort_threads, for the class whose segments hold at most
-// Lanes x Slots keys: groups of Lanes lanes, each sorting one segment in registers
-// (sort_in_group). Each warp takes the class's segments in batches of 4 per group: one load
-// per lane finds the batch's offsets, a round trip per batch and not per segment. (Loading
-// the next segment's keys while sorting the current one gained nothing: 409 us either way for
-// the 17-32 key class, H100, 2^24 u32 in 1-32 key segments.) Keys alone in the radix order go
-// as their own 32-bit encodings (key_bits_order) unless some segment of the warp's round holds
-// keys that need their positions.
+// One class of segments of at most Lanes x Slots keys, on `blocks` blocks of
+// warp_sort_threads of which this is `block`: groups of Lanes lanes, each sorting one segment
+// in registers (sort_in_group). Each warp takes the class's segments in batches of 4 per
+// group: one load per lane finds the batch's offsets, a round trip per batch and not per
+// segment. (Loading the next segment's keys while sorting the current one gained nothing: 409
+// us either way for the 17-32 key class, H100, 2^24 u32 in 1-32 key segments.) Keys alone in
+// the radix order go as their own 32-bit encodings (key_bits_order) unless some segment of
+// the warp's round holds keys that need their positions.
 template <int Lanes, int Slots, class Key, class Value, class Offset, class Compare>
-__global__ void __launch_bounds__(warp_sort_threads)
-    sort_segments_in_groups(Key* keys, Value* values, const Offset* begins, const Offset* ends,
-                            std::size_t n, const segment_plan_header* header,
-                            const unsigned* list, int cls, Compare comp) {
+__device__ __forceinline__ void sort_class_in_groups(Key* keys, Value* values,
+                                                     const Offset* begins, const Offset* ends,
+                                                     std::size_t n, std::size_t count,
+                                                     const unsigned* list, unsigned block,
+                                                     unsigned blocks, const Compare& comp) {
   constexpr int warps = warp_sort_threads / 32;
   constexpr int groups = 32 / Lanes;
   constexpr int batch_segments = group_batch_segments(Lanes);
   using order_t = group_order_t<Key, Compare>;
   using bits_order_t = key_bits_order<Key, Value, Compare>;
-  if (plan_refused(*header, n)) return;
-  const std::size_t count = header->count[cls].value;
   const int warp = int(threadIdx.x) / 32;
   const int lane = int(threadIdx.x) % 32;
   const int group = lane / Lanes;
   const int member = lane % Lanes;
-  for (std::size_t batch = (std::size_t(blockIdx.x) * warps + warp) * batch_segments;
-       batch < count; batch += std::size_t(gridDim.x) * warps * batch_segments) {
+  for (std::size_t batch = (std::size_t(block) * warps + warp) * batch_segments; batch < count;
+       batch += std::size_t(blocks) * warps * batch_segments) {
     const int batch_size = count - batch < batch_segments ? int(count - batch) : batch_segments;
     const segment_span lane_span =
         lane < batch_size ? span_of(begins, ends, list[batch + lane], n) : segment_span{};
@@ -319,6 +319,45 @@ __global__ void __launch_bounds__(warp_sort_threads)
         sort_in_group<Lanes, Slots>(order_t{size}, segment, segment_values, size, member);
     }
   }
+}
+
+// Which blocks of sort_segments_in_groups take which group class: range r, the blocks
+// [first[r], first[r + 1]), takes class in_group_of_64 - r (the largest first).
+inline constexpr int group_class_count = in_group_of_64 - in_group_of_4 + 1;
+struct group_class_blocks {
+  unsigned first[group_class_count + 1];
+};
+
+// Grid: group_class_blocks' last entry, blocks of warp_sort_threads: every class of segments
+// of at most 64 keys in one launch, each on its own range of blocks, the 33-64 key class (the
+// longest) on the first. Classes of at most 32 keys: four keys per lane; 33-64 keys:
+// Slots64 per lane on Lanes64 lanes. (One launch rather than one per class: with 2^20 keys
+// the call is bound by the host's launches, 64 us of host time for a 57 us call on the H100.)
+template <int Lanes64, int Slots64, class Key, class Value, class Offset, class Compare>
+__global__ void __launch_bounds__(warp_sort_threads)
+    sort_segments_in_groups(Key* keys, Value* values, const Offset* begins, const Offset* ends,
+                            std::size_t n, const segment_plan_header* header, class_lists lists,
+                            group_class_blocks blocks, Compare comp) {
+  if (plan_refused(*header, n)) return;
+  const unsigned block = blockIdx.x;
+  const auto sort_class = [&](auto lanes, auto slots, int cls) {
+    const int r = in_group_of_64 - cls;
+    sort_class_in_groups<decltype(lanes)::value, decltype(slots)::value>(
+        keys, values, begins, ends, n, header->count[cls].value, lists.list[cls],
+        block - blocks.first[r], blocks.first[r + 1] - blocks.first[r], comp);
+  };
+  using four = std::integral_constant<int, 4>;
+  if (block < blocks.first[1])
+    sort_class(std::integral_constant<int, Lanes64>{}, std::integral_constant<int, Slots64>{},
+               in_group_of_64);
+  else if (block < blocks.first[2])
+    sort_class(std::integral_constant<int, 8>{}, four{}, in_group_of_32);
+  else if (block < blocks.first[3])
+    sort_class(std::integral_constant<int, 4>{}, four{}, in_group_of_16);
+  else if (block < blocks.first[4])
+    sort_class(std::integral_constant<int, 2>{}, four{}, in_group_of_8);
+  else
+    sort_class(std::integral_constant<int, 1>{}, four{}, in_group_of_4);
 }
 
 // Grid: any number of blocks of Shape::tile_threads, looping over class `cls`'s segments;
