@@ -130,17 +130,14 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   // (key_bits_order) eight per lane on 8 lanes (this class 117 -> 109 us for 0-64 key
   // segments; eight per lane for the smaller classes lost 2-18 us each), others four on 16.
   {
-    constexpr bool eight_per_lane = key_bits_order<Key, Value, Compare>::applies;
-    constexpr int lanes64 = eight_per_lane ? 8 : 16;
-    constexpr auto kernel = sort_segments_in_groups<lanes64, eight_per_lane ? 8 : 4, Key, Value,
-                                                    Offset, Compare>;
+    constexpr int lanes64 = key_bits_order<Key, Value, Compare>::applies ? 8 : 16;
+    constexpr auto kernel = sort_segments_in_groups<lanes64, Key, Value, Offset, Compare>;
     const std::size_t resident = resident_grid<kernel, warp_sort_threads>(~std::size_t(0));
     group_class_blocks blocks{};
     for (int r = 0; r < group_class_count; ++r) {
       const int cls = in_group_of_64 - r;
-      const int lanes = cls == in_group_of_64 ? lanes64 : group_most_keys(cls) / 4;
-      const std::size_t wanted =
-          tile_count(room[cls], warp_sort_threads / 32 * group_batch_segments(lanes));
+      const std::size_t wanted = tile_count(
+          room[cls], warp_sort_threads / 32 * group_batch_segments(group_lanes(cls, lanes64)));
       blocks.first[r + 1] = blocks.first[r] + unsigned(wanted < resident ? wanted : resident);
     }
     if (blocks.first[group_class_count] > 0) {

@@ -82,30 +82,14 @@ struct packed_radix_order<Key, radix_order_less<Key, Descending>,
   __device__ __forceinline__ bool operator()(element x, element y) const { return x < y; }
 };
 
-// IEEE floats' encodings (ordered_bits.cuh) put the NaNs with the sign bit set below -inf:
-// they are the lowest `nan_rotation` encodings. Subtracting it (modulo the width) moves them
-// to the top, after +inf and the other NaNs, where the radix order has every NaN; the other
-// keys keep their order. Integers' encodings need no rotation.
-template <class Key, class = void>
-struct nan_rotation {
-  static constexpr ordered_bits_t<Key> value = 0;
-  static constexpr bool known = !radix_key_canonicalises_v<Key>;
-};
-template <class Key>
-struct nan_rotation<Key, std::void_t<decltype(radix_key_traits<Key>::infinity_bits),
-                                     decltype(radix_key_traits<Key>::magnitude_mask)>> {
-  static constexpr ordered_bits_t<Key> value =
-      radix_key_traits<Key>::magnitude_mask - radix_key_traits<Key>::infinity_bits;
-  static constexpr bool known = true;
-};
-
 // Keys alone, in the radix order, of at most 32 bits: each key travels as its own encoding
-// (rotated, flipped for a descending sort) in one 32-bit integer, padding all ones, so that a
+// (flipped for a descending sort) in one 32-bit integer, padding all ones, so that a
 // compare-exchange is one 32-bit comparison and the sorted keys are decoded where they land,
 // with nothing to gather. Keys of equal encodings are the same key, so the order of equal
-// elements does not show, and the sort is stable, but for keys that the radix order calls
-// equal although they differ (floats' -0.0 and +0.0, and NaNs): a segment holding one of
-// those goes the packed way (needs_positions).
+// elements does not show, and the sort is stable. Keys whose sort bits differ from their
+// encoding (floats' -0.0 and NaNs: equal in the radix order to keys that differ) must keep
+// their places: a segment holding one goes the packed way (needs_position), so that the
+// encodings' order is the radix order wherever they are used.
 template <class Key, class Value, class Compare, class = void>
 struct key_bits_order {
   static constexpr bool applies = false;
@@ -114,14 +98,12 @@ struct key_bits_order {
 template <class Key, bool Descending>
 struct key_bits_order<Key, no_values, radix_order_less<Key, Descending>,
                       std::enable_if_t<has_radix_encoding_v<Key> &&
-                                       sizeof(ordered_bits_t<Key>) <= 4 &&
-                                       nan_rotation<Key>::known>> {
+                                       sizeof(ordered_bits_t<Key>) <= 4>> {
   static constexpr bool applies = true;
   static constexpr bool total = true;
   static constexpr bool carries_keys = true;
   using element = unsigned;
   using bits_t = ordered_bits_t<Key>;
-  static constexpr bits_t rotation = nan_rotation<Key>::value;
   static constexpr bits_t flip = order_flip<Key>(Descending);
   int size;
 
@@ -133,11 +115,10 @@ struct key_bits_order<Key, no_values, radix_order_less<Key, Descending>,
   }
   __device__ __forceinline__ element make(const Key* segment, int position) const {
     if (position >= size) return ~0u;
-    return element(bits_t(bits_t(radix_key_traits<Key>::encode(segment[position]) - rotation) ^
-                          flip));
+    return element(encoded_bits(segment[position], flip));
   }
   __device__ __forceinline__ Key key_of(element e) const {
-    return radix_key_traits<Key>::decode(bits_t(bits_t(bits_t(e) ^ flip) + rotation));
+    return radix_key_traits<Key>::decode(bits_t(bits_t(e) ^ flip));
   }
   __device__ __forceinline__ bool operator()(element x, element y) const { return x < y; }
 };

@@ -110,10 +110,14 @@ __global__ void __launch_bounds__(classify_threads)
   for (std::size_t first = std::size_t(blockIdx.x) * classify_round; first < segment_count;
        first += stride) {
     if (threadIdx.x < class_count) block_count[threadIdx.x] = 0;
+    // Item i of this thread: segment first + i * classify_threads + threadIdx.x (coalesced).
+    const auto segment_of = [&](int i) {
+      return first + std::size_t(i) * classify_threads + threadIdx.x;
+    };
     int cls[classify_items];
 #pragma unroll
     for (int i = 0; i < classify_items; ++i) {
-      const std::size_t segment = first + std::size_t(i) * classify_threads + threadIdx.x;
+      const std::size_t segment = segment_of(i);
       const bool active = segment < segment_count;
       const segment_span span =
           active ? span_of(begins, ends, segment, n) : segment_span{0, 0, false};
@@ -147,8 +151,7 @@ __global__ void __launch_bounds__(classify_threads)
       const unsigned place = at[i] + block_at[cls[i]];
       // Past the room only where segments overlap (sizes add up to more than n): the plan
       // then refuses, and nothing reads the list.
-      if (place < lists.room[cls[i]])
-        lists.list[cls[i]][place] = unsigned(first + std::size_t(i) * classify_threads + threadIdx.x);
+      if (place < lists.room[cls[i]]) lists.list[cls[i]][place] = unsigned(segment_of(i));
     }
     __syncthreads();  // block_at read before the next round writes it
   }
@@ -321,6 +324,11 @@ __device__ __forceinline__ void sort_class_in_groups(Key* keys, Value* values,
   }
 }
 
+// The lanes per segment of group class `cls`: four keys per lane, but lanes64 for 33-64 keys.
+__host__ __device__ constexpr int group_lanes(int cls, int lanes64) {
+  return cls == in_group_of_64 ? lanes64 : group_most_keys(cls) / 4;
+}
+
 // Which blocks of sort_segments_in_groups take which group class: range r, the blocks
 // [first[r], first[r + 1]), takes class in_group_of_64 - r (the largest first).
 inline constexpr int group_class_count = in_group_of_64 - in_group_of_4 + 1;
@@ -330,34 +338,34 @@ struct group_class_blocks {
 
 // Grid: group_class_blocks' last entry, blocks of warp_sort_threads: every class of segments
 // of at most 64 keys in one launch, each on its own range of blocks, the 33-64 key class (the
-// longest) on the first. Classes of at most 32 keys: four keys per lane; 33-64 keys:
-// Slots64 per lane on Lanes64 lanes. (One launch rather than one per class: with 2^20 keys
-// the call is bound by the host's launches, 64 us of host time for a 57 us call on the H100.)
-template <int Lanes64, int Slots64, class Key, class Value, class Offset, class Compare>
+// longest) on the first, each segment on group_lanes lanes (Lanes64 for 33-64 keys), its
+// keys spread evenly over them. (One launch rather than one per class: with 2^20 keys the
+// call was bound by the host's launches, 61 us of host time for a 60 us call on the H100.)
+template <int Lanes64, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(warp_sort_threads)
     sort_segments_in_groups(Key* keys, Value* values, const Offset* begins, const Offset* ends,
                             std::size_t n, const segment_plan_header* header, class_lists lists,
                             group_class_blocks blocks, Compare comp) {
   if (plan_refused(*header, n)) return;
   const unsigned block = blockIdx.x;
-  const auto sort_class = [&](auto lanes, auto slots, int cls) {
-    const int r = in_group_of_64 - cls;
-    sort_class_in_groups<decltype(lanes)::value, decltype(slots)::value>(
+  const auto sort_class = [&](auto cls_constant) {
+    constexpr int cls = decltype(cls_constant)::value;
+    constexpr int lanes = group_lanes(cls, Lanes64);
+    constexpr int r = in_group_of_64 - cls;
+    sort_class_in_groups<lanes, group_most_keys(cls) / lanes>(
         keys, values, begins, ends, n, header->count[cls].value, lists.list[cls],
         block - blocks.first[r], blocks.first[r + 1] - blocks.first[r], comp);
   };
-  using four = std::integral_constant<int, 4>;
   if (block < blocks.first[1])
-    sort_class(std::integral_constant<int, Lanes64>{}, std::integral_constant<int, Slots64>{},
-               in_group_of_64);
+    sort_class(std::integral_constant<int, in_group_of_64>{});
   else if (block < blocks.first[2])
-    sort_class(std::integral_constant<int, 8>{}, four{}, in_group_of_32);
+    sort_class(std::integral_constant<int, in_group_of_32>{});
   else if (block < blocks.first[3])
-    sort_class(std::integral_constant<int, 4>{}, four{}, in_group_of_16);
+    sort_class(std::integral_constant<int, in_group_of_16>{});
   else if (block < blocks.first[4])
-    sort_class(std::integral_constant<int, 2>{}, four{}, in_group_of_8);
+    sort_class(std::integral_constant<int, in_group_of_8>{});
   else
-    sort_class(std::integral_constant<int, 1>{}, four{}, in_group_of_4);
+    sort_class(std::integral_constant<int, in_group_of_4>{});
 }
 
 // Grid: any number of blocks of Shape::tile_threads, looping over class `cls`'s segments;

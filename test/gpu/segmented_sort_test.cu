@@ -398,8 +398,7 @@ TEST_F(SegmentedSort, SortsThrustDeviceVectorIterators) {
   ASSERT_LT(layout.segments(), 65536u);
   const std::vector<Key> keys = make_keys<Key>(layout.count, distribution::uniform, 33);
   const auto expected = sorted_in_segments(keys, layout, reference_order<Key>{false});
-  std::vector<int> offsets(layout.begins.begin(), layout.begins.end());
-  offsets.push_back(int(layout.ends.back()));
+  const std::vector<int> offsets = as_offsets<int>(first_array(layout));
   thrust::device_vector<Key> device_keys(keys.begin(), keys.end());
   thrust::device_vector<int> device_offsets(offsets.begin(), offsets.end());
   gpusort::segmented_sort(gpusort::par, device_keys.begin(), device_keys.end(),
@@ -443,8 +442,7 @@ TEST_F(SegmentedSort, AUserPolicyTakesSegmentedRequestsThroughItsOwnOverload) {
               random, false);
   const std::vector<Key> keys = make_keys<Key>(layout.count, distribution::uniform, 36);
   const auto expected = sorted_in_segments(keys, layout, reference_order<Key>{false});
-  std::vector<int> offsets(layout.begins.begin(), layout.begins.end());
-  offsets.push_back(int(layout.ends.back()));
+  const std::vector<int> offsets = as_offsets<int>(first_array(layout));
   thrust::device_vector<Key> device_keys(keys.begin(), keys.end());
   thrust::device_vector<int> device_offsets(offsets.begin(), offsets.end());
   my_project::segmented_requests = 0;
