@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <nv/target>
 
+#include <cstddef>
 #include <utility>
 
 namespace gpusort::backends {
@@ -26,32 +27,45 @@ __device__ __forceinline__ void let_next_kernel_start() {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaTriggerProgrammaticLaunchCompletion();));
 }
 
-// kernel<<<grid, block, 0, stream>>>(args...) with one launch attribute. A failed launch
-// throws gpusort::error, naming `kernel_name`.
-template <class... Params, class... Args>
-void launch_with_attribute(const cudaLaunchAttribute& attribute, void (*kernel)(Params...),
-                           unsigned grid, int block, cudaStream_t stream,
-                           const char* kernel_name, Args&&... args) {
-  cudaLaunchAttribute attributes[1] = {attribute};
+// kernel<<<grid, block, shared_bytes, stream>>>(args...) with launch attributes. A failed
+// launch throws gpusort::error, naming `kernel_name`.
+template <std::size_t Count, class... Params, class... Args>
+void launch_with_attributes(const cudaLaunchAttribute (&attributes)[Count],
+                            void (*kernel)(Params...), unsigned grid, int block,
+                            std::size_t shared_bytes, cudaStream_t stream,
+                            const char* kernel_name, Args&&... args) {
+  cudaLaunchAttribute copied[Count];
+  for (std::size_t i = 0; i < Count; ++i) copied[i] = attributes[i];
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(grid);
   config.blockDim = dim3(unsigned(block));
+  config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
-  config.attrs = attributes;
-  config.numAttrs = 1;
+  config.attrs = copied;
+  config.numAttrs = unsigned(Count);
   detail::check_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...),
                      kernel_name);
 }
 
-// kernel<<<grid, block, 0, stream>>>(args...), allowed to overlap the previous kernel's end.
-template <class... Params, class... Args>
-void launch_dependent(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream,
-                      const char* kernel_name, Args&&... args) {
+// The attribute that lets a launch overlap the end of the kernel before it in the stream.
+inline cudaLaunchAttribute overlap_previous_kernel() {
   cudaLaunchAttribute overlap{};
   overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   overlap.val.programmaticStreamSerializationAllowed = 1;
-  launch_with_attribute(overlap, kernel, grid, block, stream, kernel_name,
-                        std::forward<Args>(args)...);
+  return overlap;
+}
+
+// kernel<<<grid, block, shared_bytes, stream>>>(args...), allowed to overlap the previous
+// kernel's end. The kernel calls wait_for_previous_kernel() before it touches what earlier
+// kernels wrote, and in at least one block before it ends even where it has nothing to do:
+// a later kernel's wait covers this one's predecessors only through this one's own wait.
+template <class... Params, class... Args>
+void launch_dependent(void (*kernel)(Params...), unsigned grid, int block,
+                      std::size_t shared_bytes, cudaStream_t stream, const char* kernel_name,
+                      Args&&... args) {
+  const cudaLaunchAttribute attributes[1] = {overlap_previous_kernel()};
+  launch_with_attributes(attributes, kernel, grid, block, shared_bytes, stream, kernel_name,
+                         std::forward<Args>(args)...);
 }
 
 // kernel<<<grid, block, 0, stream>>>(args...) as a cooperative launch: every block resident
@@ -59,11 +73,11 @@ void launch_dependent(void (*kernel)(Params...), unsigned grid, int block, cudaS
 template <class... Params, class... Args>
 void launch_cooperative(void (*kernel)(Params...), unsigned grid, int block,
                         cudaStream_t stream, const char* kernel_name, Args&&... args) {
-  cudaLaunchAttribute cooperative{};
-  cooperative.id = cudaLaunchAttributeCooperative;
-  cooperative.val.cooperative = 1;
-  launch_with_attribute(cooperative, kernel, grid, block, stream, kernel_name,
-                        std::forward<Args>(args)...);
+  cudaLaunchAttribute attributes[1] = {};
+  attributes[0].id = cudaLaunchAttributeCooperative;
+  attributes[0].val.cooperative = 1;
+  launch_with_attributes(attributes, kernel, grid, block, 0, stream, kernel_name,
+                         std::forward<Args>(args)...);
 }
 
 }  // namespace gpusort::backends

@@ -82,10 +82,10 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
     const auto search_grid =
         unsigned(tile_count(merge_blocks, PassShape::split_searches_per_block));
     launch_dependent(find_splits<PassShape, Key, Compare>, search_grid,
-                     PassShape::split_search_threads, stream, "merge sort: find_splits",
+                     PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
                      from_keys, n, run_width, merge_blocks, splits, splits_disagreed, comp);
     launch_dependent(merge_runs<PassShape, Key, Value, Compare>, unsigned(merge_blocks),
-                     PassShape::merge_threads, stream, "merge sort: merge_runs", from_keys,
+                     PassShape::merge_threads, 0, stream, "merge sort: merge_runs", from_keys,
                      to_keys, from_values, to_values, n, run_width, splits, splits_disagreed,
                      comp);
     std::swap(from_keys, to_keys);

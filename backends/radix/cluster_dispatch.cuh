@@ -6,6 +6,7 @@
 #include <gpusort/detail/policies/comparator_traits.cuh>
 #include <gpusort/error.cuh>
 #include <gpusort/sort_request.cuh>
+#include "../common/dependent_launch.cuh"
 #include "cluster_kernels.cuh"
 
 #include <cuda_runtime_api.h>
@@ -65,23 +66,30 @@ int ask_max_cluster_blocks(int device, Kernel* kernel, int block_threads,
 }
 
 // Launches `kernel` as `clusters` clusters of `cluster_blocks` blocks each (a plain launch
-// for clusters of one block), with the shape's threads and shared memory.
+// for clusters of one block), with the shape's threads and shared memory. With
+// `overlap_previous`, the launch may overlap the previous kernel's end (launch_dependent's
+// rules: the kernel waits for it with wait_for_previous_kernel).
 template <class Kernel, class... Args>
 void launch_clusters(Kernel* kernel, unsigned clusters, unsigned cluster_blocks,
                      int block_threads, std::size_t storage_bytes, cudaStream_t stream,
-                     const char* what, Args... args) {
-  cudaLaunchAttribute cluster_size{};
-  cluster_size.id = cudaLaunchAttributeClusterDimension;
-  cluster_size.val.clusterDim.x = cluster_blocks;
-  cluster_size.val.clusterDim.y = 1;
-  cluster_size.val.clusterDim.z = 1;
+                     bool overlap_previous, const char* what, Args... args) {
+  cudaLaunchAttribute attributes[2]{};
+  unsigned count = 0;
+  if (cluster_blocks > 1) {
+    attributes[count].id = cudaLaunchAttributeClusterDimension;
+    attributes[count].val.clusterDim.x = cluster_blocks;
+    attributes[count].val.clusterDim.y = 1;
+    attributes[count].val.clusterDim.z = 1;
+    ++count;
+  }
+  if (overlap_previous) attributes[count++] = overlap_previous_kernel();
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(clusters * cluster_blocks);
   config.blockDim = dim3(unsigned(block_threads));
   config.dynamicSmemBytes = storage_bytes;
   config.stream = stream;
-  config.attrs = &cluster_size;
-  config.numAttrs = cluster_blocks > 1 ? 1 : 0;
+  config.attrs = attributes;
+  config.numAttrs = count;
   detail::check_cuda(cudaLaunchKernelEx(&config, kernel, args...), what);
 }
 
@@ -112,8 +120,8 @@ struct cluster_sorter {
     const bits_type flip = order_flip<Key>(descending);
     const unsigned blocks = unsigned(tile_count(request.count, shape::tile_items));
     launch_clusters(kernel, 1, blocks, shape::block_threads, sizeof(storage_t), request.stream,
-                    "radix sort: cluster_sort_kernel", request.keys, request.values,
-                    int(request.count), flip);
+                    /*overlap_previous=*/false, "radix sort: cluster_sort_kernel", request.keys,
+                    request.values, int(request.count), flip);
   }
 
  private:

@@ -6,6 +6,7 @@
 #include <gpusort/detail/policies/comparator_traits.cuh>
 #include <gpusort/error.cuh>
 #include <gpusort/sort_request.cuh>
+#include "../common/dependent_launch.cuh"
 #include "../common/kernel_setup.cuh"
 #include "../common/resident_grid.cuh"
 #include "counting_sort.cuh"
@@ -122,18 +123,16 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
     std::uint32_t* next_table = status + ((launch + 1) % 2) * status_words;
     std::size_t* starts = digit_starts + (p * shape::passes + pass) * digits;
     std::size_t* next_starts = p + 1 < portions ? starts + shape::passes * digits : nullptr;
-    onesweep_pass<Tuning, Key, Value>
-        <<<unsigned(tiles), shape::block_threads, onesweep_shared_bytes, stream>>>(
-        keys, alternate_keys, values, alternate_values, begin, int(items), flip, pass, plan,
-        tile_counters + p * shape::passes + pass, table, next_table, int(next_tiles), starts,
-        next_starts);
-    detail::check_launch("radix sort: onesweep_pass");
+    launch_dependent(onesweep_pass<Tuning, Key, Value>, unsigned(tiles), shape::block_threads,
+                     std::size_t(onesweep_shared_bytes), stream, "radix sort: onesweep_pass",
+                     keys, alternate_keys, values, alternate_values, begin, int(items), flip,
+                     pass, plan, tile_counters + p * shape::passes + pass, table, next_table,
+                     int(next_tiles), starts, next_starts);
   }
-  if constexpr (may_end_in_alternate(shape::passes)) {
-    copy_back<<<streaming_blocks, shape::block_threads, 0, stream>>>(
-        keys, alternate_keys, values, alternate_values, n, plan);
-    detail::check_launch("radix sort: copy_back");
-  }
+  if constexpr (may_end_in_alternate(shape::passes))
+    launch_dependent(copy_back<Key, Value>, unsigned(streaming_blocks), shape::block_threads, 0,
+                     stream, "radix sort: copy_back", keys, alternate_keys, values,
+                     alternate_values, n, plan);
   if (bucket_capacity != 0)
     buckets.sort(keys, alternate_keys, values, alternate_values, n, flip, plan, digit_starts,
                  stream);

@@ -14,6 +14,7 @@
 
 #include <gpusort/detail/policies/key_traits.cuh>
 #include "../common/block_shared.cuh"
+#include "../common/dependent_launch.cuh"
 #include "../common/launch_bounds.cuh"
 #include "../common/ordered_bits.cuh"
 #include "../common/striped_tile.cuh"
@@ -158,6 +159,7 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
                      pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */) {
   using shape = radix_shape<Tuning, Key>;
   constexpr int items = Tuning::knobs.histogram_items_per_thread;
+  let_next_kernel_start();  // the first pass may be placed now; it waits for this kernel
   __shared__ unsigned int counts[shape::passes][shape::digits];
   for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x)
     (&counts[0][0])[i] = 0;
@@ -480,6 +482,10 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
   using tile_t = onesweep_tile<Tuning, Key, Value>;
   using shape = typename tile_t::shape;
   auto& shared = block_shared<typename tile_t::storage_t>();
+  // Launched to overlap the previous kernel's end (launch_dependent): wait for its results,
+  // then let the next pass be placed as soon as every block of this one is.
+  wait_for_previous_kernel();
+  let_next_kernel_start();
 
   // The next launch's look-back table was the previous launch's: clear it here rather than
   // in a memset between the launches (even when this pass is skipped).
@@ -517,6 +523,8 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
 template <class Key, class Value>
 __global__ void copy_back(Key* keys, const Key* alternate_keys, Value* values,
                           const Value* alternate_values, std::size_t n, const pass_plan* plan) {
+  wait_for_previous_kernel();  // launched to overlap the last pass's end
+  let_next_kernel_start();
   if (!plan->result_in_alternate) return;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {

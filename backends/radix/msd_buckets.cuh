@@ -34,6 +34,7 @@ __global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_mu
                         const std::size_t* digit_starts /* [passes][digits] */,
                         typename Shape::bits_type flip) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  wait_for_previous_kernel();  // launched to overlap the last pass's end
   const int msd = plan->msd_pass;
   if (msd == 0) return;
   const auto cluster = cooperative_groups::this_cluster();
@@ -78,7 +79,7 @@ struct cluster_buckets {
             const std::size_t* digit_starts, cudaStream_t stream) const {
     launch_clusters(kernel, unsigned(shape::digits), unsigned(cluster_blocks),
                     shape::block_threads, sizeof(storage_t), stream,
-                    "radix sort: sort_buckets_kernel", keys, bucketed_keys, values,
+                    /*overlap_previous=*/true, "radix sort: sort_buckets_kernel", keys, bucketed_keys, values,
                     bucketed_values, n, plan, digit_starts, flip);
   }
 };
