@@ -2,11 +2,12 @@
 // launch_dependent may start while the kernel before it in the stream is still running its
 // last blocks, which hides the launch gap between short kernels. Such a kernel calls
 // wait_for_previous_kernel() before it touches global memory that earlier kernels read or
-// write: that waits until the previous kernel has finished and its writes are visible. Each
-// kernel calls let_next_kernel_start() once its own launch has nothing left to overlap (after
-// its loads): the next kernel's blocks may then be placed. On older GPUs the launch is an
-// ordinary one and both calls compile to nothing. Also the cooperative launch (every block
-// resident at once), which shares the launch with one attribute.
+// write: that waits until the previous kernel has finished and its writes are visible. A
+// kernel may call let_next_kernel_start() once its own launch has nothing left to overlap
+// (after its loads): the next kernel's blocks may then be placed; without it they are placed
+// as its blocks end (the radix LSD passes, which ran slower placed early). On older GPUs the
+// launch is an ordinary one and both calls compile to nothing. Also the cooperative launch
+// (every block resident at once), which shares the launch with one attribute.
 #pragma once
 
 #include <gpusort/error.cuh>

@@ -79,8 +79,8 @@ struct cluster_buckets {
             const std::size_t* digit_starts, cudaStream_t stream) const {
     launch_clusters(kernel, unsigned(shape::digits), unsigned(cluster_blocks),
                     shape::block_threads, sizeof(storage_t), stream,
-                    /*overlap_previous=*/true, "radix sort: sort_buckets_kernel", keys, bucketed_keys, values,
-                    bucketed_values, n, plan, digit_starts, flip);
+                    /*overlap_previous=*/true, "radix sort: sort_buckets_kernel", keys,
+                    bucketed_keys, values, bucketed_values, n, plan, digit_starts, flip);
   }
 };
 
