@@ -491,19 +491,28 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
   // early, LSD sorts of about one wave of tiles per pass ran slower: H100, u32+u32 2^20
   // 88 -> 101 us).
   wait_for_previous_kernel();
-  if (plan->msd_pass != 0) let_next_kernel_start();
+  // The plan's entries for this pass and the tile's ticket are read at once: one round trip
+  // to L2 before the keys are loaded, where reading them one after another took three (H100
+  // ncu, u32+u32 2^24: this prologue held 4 % of the pass's stall samples, CUB's 1 %). A
+  // skipped pass's tickets go unused.
+  unsigned int ticket = 0;
+  if (threadIdx.x == 0) ticket = atomicAdd(tile_counter, 1u);
+  const bool skip = plan->skip[pass];
+  const bool from_alternate = plan->source[pass];
+  const bool canonical_digits = plan->canonical_digits;
+  const bool in_buckets = plan->msd_pass != 0;
 
   // The next launch's look-back table was the previous launch's: clear it here rather than
   // in a memset between the launches (even when this pass is skipped).
   for (int row = blockIdx.x; row < next_tiles; row += gridDim.x)
     for (int d = threadIdx.x; d < shape::digits; d += blockDim.x)
       next_status[std::size_t(row) * shape::digits + d] = 0;
+  if (in_buckets) let_next_kernel_start();
 
-  if (plan->skip[pass]) return;
-  if (threadIdx.x == 0) shared.tile_number = int(atomicAdd(tile_counter, 1u));
+  if (skip) return;
+  if (threadIdx.x == 0) shared.tile_number = int(ticket);
   __syncthreads();
   const int tile_number = shared.tile_number;
-  const bool from_alternate = plan->source[pass];
   tile_t tile{shared,
               (from_alternate ? alternate_keys : keys) + portion_begin,
               from_alternate ? keys : alternate_keys,
@@ -518,7 +527,6 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
               status,
               digit_starts,
               next_digit_starts};
-  const bool canonical_digits = plan->canonical_digits;
   if (tile.tile.count == shape::tile_items)
     tile.template run<true>(canonical_digits);
   else
