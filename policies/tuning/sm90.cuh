@@ -11,19 +11,20 @@ namespace gpusort {
 struct radix_tuning_sm90 final {
   static constexpr radix_knobs knobs = [] {
     radix_knobs k;
-    // One-sweep passes: 384 threads x 19 keys per tile (7296 keys, 28.5 KB of u32 keys), 21
-    // with values; large tiles amortise the per-tile look-back over 256 digits. Whole sort,
+    // One-sweep passes: 384 threads x 19 keys per tile (7296 keys, 28.5 KB of u32 keys), as
+    // many with values; large tiles amortise the per-tile look-back over 256 digits. Whole sort,
     // 2^28 u32, H200: 384 x 18 at 2 blocks/SM 7.35 ms, 384 x 21 6.94, 256 x 24 7.38; at 3
     // blocks/SM (below) 384 x 19 5.38 ms (CUB 5.44). bench/results/NOTES.md has the rest.
     k.block_threads = 384;
     k.items_per_thread = 19;
-    k.items_per_thread_with_values = 21;
+    k.items_per_thread_with_values = 19;
     // Wider keys or values get fewer items per thread so that a tile of them (and its digits,
     // where kept) fits this much shared memory, next to 2 KB of digit bases. Beyond 48 KB the
     // tile takes dynamic shared memory (at most 62 KB here, so that with the digit bases
     // every tile fits sm_75's 64 KB). Keys only: u64 keys get 15 items (17 or 18: 14-17 %
-    // slower); with values: u32+u32 21 (17: 4 % slower; 23: 3 % slower), u64+u32 18 (13: 6 %
-    // slower, 16: 3 % slower).
+    // slower); with values: u32+u32 19 (H100, whole sorts at 2^24 and 2^26: 21 3-5 % slower,
+    // 20 1 %, 18 4-5 %, 17 7 %, 23 9 %; the register budget spills differently at each),
+    // u64+u32 18 (13: 6 % slower, 16: 3 % slower).
     k.exchange_bytes = 46 * 1024;
     k.exchange_bytes_with_values = 62 * 1024;
     // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
