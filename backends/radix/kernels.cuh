@@ -251,7 +251,10 @@ struct onesweep_storage {
     Value values[Shape::tile_items];
   } exchange;
   digit_t digits[keeps_digits ? Shape::tile_items : 1];
-  std::size_t digit_base[Shape::digits];
+  // Where staged key (value) i of each digit goes: key_base[digit] + i. Pointers rather than
+  // offsets, so that the scatter adds one 32-bit index to one loaded pointer.
+  typename Shape::key_type* key_base[Shape::digits];
+  Value* value_base[has_values_v<Value> ? Shape::digits : 1];
   int tile_number;
 };
 
@@ -424,7 +427,10 @@ struct onesweep_tile {
         publish_digit_status(tile_status() + d, before + std::uint32_t(counts[b]),
                              digit_status::prefix_count);
       }
-      shared.digit_base[d] = starts[b] + before - std::size_t(digit_prefix[b]);
+      // At least 0: the digit's start counts every key of a smaller digit, this tile's too.
+      const std::size_t base = starts[b] + before - std::size_t(digit_prefix[b]);
+      shared.key_base[d] = key_destination + base;
+      if constexpr (has_values) shared.value_base[d] = value_destination + base;
       if (next_digit_starts != nullptr && tile_number == tiles - 1)
         next_digit_starts[d] = starts[b] + before + std::size_t(counts[b]);
     }
@@ -449,7 +455,7 @@ struct onesweep_tile {
         d = shared.digits[i];
       else
         d = digit(encoded_bits(key, flip));
-      key_destination[shared.digit_base[d] + i] = key;
+      shared.key_base[d][i] = key;
     });
   }
 
@@ -462,7 +468,7 @@ struct onesweep_tile {
         tile.count, [&](int j, int) { shared.exchange.values[ranks[j]] = tile_values[j]; });
     __syncthreads();
     for_each_striped<threads, items, FullTile>(tile.count, [&](int, int i) {
-      value_destination[shared.digit_base[shared.digits[i]] + i] = shared.exchange.values[i];
+      shared.value_base[shared.digits[i]][i] = shared.exchange.values[i];
     });
   }
 };

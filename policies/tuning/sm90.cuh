@@ -19,14 +19,15 @@ struct radix_tuning_sm90 final {
     k.items_per_thread = 19;
     k.items_per_thread_with_values = 19;
     // Wider keys or values get fewer items per thread so that a tile of them (and its digits,
-    // where kept) fits this much shared memory, next to 2 KB of digit bases. Beyond 48 KB the
-    // tile takes dynamic shared memory (at most 62 KB here, so that with the digit bases
-    // every tile fits sm_75's 64 KB). Keys only: u64 keys get 15 items (17 or 18: 14-17 %
-    // slower); with values: u32+u32 19 (H100, whole sorts at 2^24 and 2^26: 21 3-5 % slower,
-    // 20 1 %, 18 4-5 %, 17 7 %, 23 9 %; the register budget spills differently at each),
-    // u64+u32 18 (13: 6 % slower, 16: 3 % slower).
+    // where kept) fits this much shared memory, next to the digits' output pointers (2 KB,
+    // pairs 4 KB). Beyond 48 KB the tile takes dynamic shared memory (at most 60 KB here, so
+    // that with the pointers every tile fits sm_75's 64 KB). Keys only: u64 keys get 15 items
+    // (17 or 18: 14-17 % slower); with values: u32+u32 19 (H100, whole sorts at 2^24 and
+    // 2^26: 21 3-5 % slower, 20 1 %, 18 4-5 %, 17 7 %, 23 9 %; the register budget spills
+    // differently at each), u64+u32 17 (H200: 1.6 % slower than 18, which needed 62 KB
+    // before the values had pointers of their own; 13: 6 % slower, 16: 3 % slower).
     k.exchange_bytes = 46 * 1024;
-    k.exchange_bytes_with_values = 62 * 1024;
+    k.exchange_bytes_with_values = 60 * 1024;
     // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
     // Keys only: 3 (56 registers; 2 blocks left the pass 10 % slower). Pairs: 2 (3 blocks of
     // 12 items: u64+u32 +1 %, u32+u32 -2 %).
