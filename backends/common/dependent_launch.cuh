@@ -28,22 +28,20 @@ __device__ __forceinline__ void let_next_kernel_start() {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaTriggerProgrammaticLaunchCompletion();));
 }
 
-// kernel<<<grid, block, shared_bytes, stream>>>(args...) with launch attributes. A failed
-// launch throws gpusort::error, naming `kernel_name`.
-template <std::size_t Count, class... Params, class... Args>
-void launch_with_attributes(const cudaLaunchAttribute (&attributes)[Count],
+// kernel<<<grid, block, shared_bytes, stream>>>(args...) with `count` launch attributes. A
+// failed launch throws gpusort::error, naming `kernel_name`.
+template <class... Params, class... Args>
+void launch_with_attributes(cudaLaunchAttribute* attributes, unsigned count,
                             void (*kernel)(Params...), unsigned grid, int block,
                             std::size_t shared_bytes, cudaStream_t stream,
                             const char* kernel_name, Args&&... args) {
-  cudaLaunchAttribute copied[Count];
-  for (std::size_t i = 0; i < Count; ++i) copied[i] = attributes[i];
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(grid);
   config.blockDim = dim3(unsigned(block));
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
-  config.attrs = copied;
-  config.numAttrs = unsigned(Count);
+  config.attrs = attributes;
+  config.numAttrs = count;
   detail::check_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...),
                      kernel_name);
 }
@@ -64,8 +62,8 @@ template <class... Params, class... Args>
 void launch_dependent(void (*kernel)(Params...), unsigned grid, int block,
                       std::size_t shared_bytes, cudaStream_t stream, const char* kernel_name,
                       Args&&... args) {
-  const cudaLaunchAttribute attributes[1] = {overlap_previous_kernel()};
-  launch_with_attributes(attributes, kernel, grid, block, shared_bytes, stream, kernel_name,
+  cudaLaunchAttribute attributes[1] = {overlap_previous_kernel()};
+  launch_with_attributes(attributes, 1, kernel, grid, block, shared_bytes, stream, kernel_name,
                          std::forward<Args>(args)...);
 }
 
@@ -77,7 +75,7 @@ void launch_cooperative(void (*kernel)(Params...), unsigned grid, int block,
   cudaLaunchAttribute attributes[1] = {};
   attributes[0].id = cudaLaunchAttributeCooperative;
   attributes[0].val.cooperative = 1;
-  launch_with_attributes(attributes, kernel, grid, block, 0, stream, kernel_name,
+  launch_with_attributes(attributes, 1, kernel, grid, block, 0, stream, kernel_name,
                          std::forward<Args>(args)...);
 }
 

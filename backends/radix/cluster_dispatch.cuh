@@ -69,8 +69,8 @@ int ask_max_cluster_blocks(int device, Kernel* kernel, int block_threads,
 // for clusters of one block), with the shape's threads and shared memory. With
 // `overlap_previous`, the launch may overlap the previous kernel's end (launch_dependent's
 // rules: the kernel waits for it with wait_for_previous_kernel).
-template <class Kernel, class... Args>
-void launch_clusters(Kernel* kernel, unsigned clusters, unsigned cluster_blocks,
+template <class... Params, class... Args>
+void launch_clusters(void (*kernel)(Params...), unsigned clusters, unsigned cluster_blocks,
                      int block_threads, std::size_t storage_bytes, cudaStream_t stream,
                      bool overlap_previous, const char* what, Args... args) {
   cudaLaunchAttribute attributes[2]{};
@@ -83,14 +83,8 @@ void launch_clusters(Kernel* kernel, unsigned clusters, unsigned cluster_blocks,
     ++count;
   }
   if (overlap_previous) attributes[count++] = overlap_previous_kernel();
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(clusters * cluster_blocks);
-  config.blockDim = dim3(unsigned(block_threads));
-  config.dynamicSmemBytes = storage_bytes;
-  config.stream = stream;
-  config.attrs = attributes;
-  config.numAttrs = count;
-  detail::check_cuda(cudaLaunchKernelEx(&config, kernel, args...), what);
+  launch_with_attributes(attributes, count, kernel, clusters * cluster_blocks, block_threads,
+                         storage_bytes, stream, what, args...);
 }
 
 template <class Tiling, class Key, class Value>
