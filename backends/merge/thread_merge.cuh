@@ -41,10 +41,14 @@ struct staged_run {
 // (merge_path_split). Ties take a's key. merged[i] = output diagonal + i, source[i] = its
 // position minus a_begin. Outputs past the two runs are left unspecified. Returns how many of
 // a's keys the outputs have used: where the next thread's split must be.
-// Branch-free, one shared-memory load per output (the next key of the run it took from, at a
-// selected address): so `keys` must be readable up to b_end + Items - 1, where the outputs
-// past the runs read (merge_slots).
-template <int Items, class Keys, class Key, class Compare>
+// One shared-memory load per output, the next key of the run it took from, so `keys` must be
+// readable up to b_end + Items - 1, where the outputs past the runs read (merge_slots). Two
+// ways to load it (H100, bench/results/NOTES.md): from a selected address into a selected key
+// (branch-free: three selects and an address per output), or, with PredicatedLoads, straight
+// into the key of the run it came from (a load and an increment under each predicate, fewer
+// instructions between one comparison and the next). The second is faster in the tile sort of
+// 4-byte keys (a tile 14.5 -> 13.2 us), the first for 8-byte keys and in the merge passes.
+template <int Items, bool PredicatedLoads = false, class Keys, class Key, class Compare>
 __device__ __forceinline__ int merge_from_split(const Keys& keys, int a_begin, int a_end,
                                                 int b_end, int diagonal, int split,
                                                 Key (&merged)[Items], int (&source)[Items],
@@ -58,11 +62,18 @@ __device__ __forceinline__ int merge_from_split(const Keys& keys, int a_begin, i
     const bool take_a = from_a < a_end && (from_b >= b_end || !comp(b_key, a_key));
     merged[i] = take_a ? a_key : b_key;
     source[i] = (take_a ? from_a : from_b) - a_begin;
-    from_a += take_a ? 1 : 0;
-    from_b += take_a ? 0 : 1;
-    const Key next = keys[take_a ? from_a : from_b];
-    a_key = take_a ? next : a_key;
-    b_key = take_a ? b_key : next;
+    if constexpr (PredicatedLoads) {
+      if (take_a)
+        a_key = keys[++from_a];
+      else
+        b_key = keys[++from_b];
+    } else {
+      from_a += take_a ? 1 : 0;
+      from_b += take_a ? 0 : 1;
+      const Key next = keys[take_a ? from_a : from_b];
+      a_key = take_a ? next : a_key;
+      b_key = take_a ? b_key : next;
+    }
   }
   return from_a - a_begin;
 }
