@@ -79,11 +79,17 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   for (int pass = 0; pass < passes; ++pass) {
     const std::size_t run_width = std::size_t(tile_items) << pass;
     const std::size_t merge_blocks = merge_block_count(n, run_width, chunk_items);
-    const auto search_grid =
-        unsigned(tile_count(merge_blocks, PassShape::split_searches_per_block));
-    launch_dependent(find_splits<PassShape, Key, Compare>, search_grid,
-                     PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
-                     from_keys, n, run_width, merge_blocks, splits, splits_disagreed, comp);
+    if (merge_blocks <= PassShape::lane_search_most_blocks)
+      launch_dependent(find_splits_by_lanes<PassShape, Key, Compare>,
+                       unsigned(tile_count(merge_blocks * 32, PassShape::split_search_threads)),
+                       PassShape::split_search_threads, 0, stream,
+                       "merge sort: find_splits_by_lanes", from_keys, n, run_width, merge_blocks,
+                       splits, splits_disagreed, comp);
+    else
+      launch_dependent(find_splits<PassShape, Key, Compare>,
+                       unsigned(tile_count(merge_blocks, PassShape::split_searches_per_block)),
+                       PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
+                       from_keys, n, run_width, merge_blocks, splits, splits_disagreed, comp);
     launch_dependent(merge_runs<PassShape, Key, Value, Compare>, unsigned(merge_blocks),
                      PassShape::merge_threads, 0, stream, "merge sort: merge_runs", from_keys,
                      to_keys, from_values, to_values, n, run_width, splits, splits_disagreed,

@@ -3,7 +3,8 @@
 //                memory (tile_sort.cuh)
 //   per pass:
 //     find_splits   one thread per merge block finds where the block's output range
-//                   starts on the merge path of its pair of runs
+//                   starts on the merge path of its pair of runs (passes of few merge
+//                   blocks: find_splits_by_lanes, half a warp per merge block)
 //     merge_runs    each block loads its pieces of the two runs, merges them in shared
 //                   memory and writes the result out, coalesced (merge_block.cuh).
 // Their shapes, from the tuning's knobs: shapes.cuh.
@@ -17,6 +18,7 @@
 #include "../common/dependent_launch.cuh"
 #include "../common/tiles.cuh"
 #include "merge_block.cuh"
+#include "lane_split_search.cuh"
 #include "merge_path.cuh"
 #include "shapes.cuh"
 #include "tile_sort.cuh"
@@ -111,6 +113,43 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
         !splits_agree(range.diagonal_begin, found[thread], next.diagonal_begin, found[thread + 1]))
       *disagreed = 1;
   }
+}
+
+// find_splits for passes of few merge blocks, whose searches are latency, not traffic: one
+// warp per merge block, its lower half searching the block's split and its upper half the
+// next block's, for the same agreement check (merge_path_split_by_lanes: a few rounds of 16
+// loads in flight instead of one load per halving). Grid: one warp per merge block.
+template <class Shape, class Key, class Compare>
+__global__ void __launch_bounds__(Shape::split_search_threads)
+    find_splits_by_lanes(const Key* keys, std::size_t n, std::size_t run_width,
+                         std::size_t merge_blocks, std::size_t* splits, unsigned* disagreed,
+                         Compare comp) {
+  constexpr int lanes = 16;
+  static_assert(Shape::split_search_threads % 32 == 0, "whole warps");
+  wait_for_previous_kernel();
+  let_next_kernel_start();
+  const std::size_t block =
+      (std::size_t(blockIdx.x) * Shape::split_search_threads + threadIdx.x) / 32;
+  if (block >= merge_blocks) return;  // the whole warp
+  const merge_block_range range = merge_block_of(block, run_width, Shape::chunk_items, n);
+  const bool has_next =
+      block + 1 < merge_blocks &&
+      merge_block_of(block + 1, run_width, Shape::chunk_items, n).begin == range.begin;
+  const bool upper_half = threadIdx.x % 32 >= lanes;
+  const merge_block_range searched =
+      upper_half && has_next ? merge_block_of(block + 1, run_width, Shape::chunk_items, n)
+                             : range;
+  const Key* a = keys + searched.begin;
+  const std::size_t split = merge_path_split_by_lanes<lanes>(
+      a, searched.a_count, a + searched.a_count, searched.b_count, searched.diagonal_begin, comp);
+  const std::size_t next_split = __shfl_sync(0xffffffffu, split, lanes);
+  if (threadIdx.x % 32 != 0) return;
+  splits[block] = split;
+  if (has_next && !splits_agree(range.diagonal_begin, split,
+                                merge_block_of(block + 1, run_width, Shape::chunk_items, n)
+                                    .diagonal_begin,
+                                next_split))
+    *disagreed = 1;
 }
 
 // One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per

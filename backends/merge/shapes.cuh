@@ -57,6 +57,9 @@ struct merge_shape {
   static constexpr int split_search_threads = Tuning::knobs.split_search_threads;
   static_assert(split_search_threads >= 2, "split_search_threads: at least 2");
   static constexpr int split_searches_per_block = split_search_threads - 1;
+  // Passes of at most this many merge blocks search by lanes (find_splits_by_lanes).
+  static constexpr std::size_t lane_search_most_blocks =
+      std::size_t(Tuning::knobs.lane_split_search_most_blocks);
 };
 
 // The shape of a sort that one block does whole: Tuning's one_block knobs as its tile where

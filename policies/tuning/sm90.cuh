@@ -198,6 +198,9 @@ struct merge_tuning_sm90 final {
     // Split search before each merge pass (find_splits): its block size, one merge block's
     // search per thread. Its blocks overlap by one merge block (see there).
     k.split_search_threads = 128;
+    // Passes of at most this many merge blocks search each split with 16 lanes of a warp
+    // (find_splits_by_lanes): a few rounds of loads instead of one load per halving.
+    k.lane_split_search_most_blocks = 4096;
     // Wider keys get fewer items per thread so that a tile fits this much shared memory.
     k.exchange_bytes = 40 * 1024;
     return k;

@@ -226,5 +226,25 @@ TEST_F(Faults, CoinFlipComparatorGivesAPermutation) { expect_permutations_for(co
 TEST_F(Faults, CyclicComparatorGivesAPermutation) { expect_permutations_for(rock_paper_scissors{}); }
 TEST_F(Faults, AlwaysTrueComparatorGivesAPermutation) { expect_permutations_for(always_true{}); }
 
+// The merge passes above search their splits by lanes of a warp (passes of few merge blocks,
+// as every pass of these sizes); the binary search per thread that large passes take must
+// keep the output a permutation too.
+struct binary_split_search_tuning {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
+    k.lane_split_search_most_blocks = 0;
+    return k;
+  }();
+};
+
+TEST_F(Faults, BinarySplitSearchesGiveAPermutation) {
+  const gpusort::merge_policy<binary_split_search_tuning> binary_search{};
+  for (std::size_t n : capped({4097, 100003, 1000003})) {
+    expect_key_permutation_for(binary_search, coin_flip{}, n, n + 5);
+    expect_permutation_for<true>(binary_search, always_true{}, n, n + 6);
+    expect_permutation_for<false>(binary_search, rock_paper_scissors{}, n, n + 7);
+  }
+}
+
 }  // namespace
 }  // namespace gpusort::test

@@ -122,7 +122,8 @@ TEST_F(MergeApi, ParSortsRadixKeysWithACustomComparatorThroughTheMergeBackend) {
 // Every launch shape of the merge backend comes from its tuning, the split search's block
 // too: 64-key tiles, 96-key merge blocks and one warp per split search block make 100003 keys
 // eleven merge passes of over a thousand merge blocks, each pass's split search 35 to 51
-// launch blocks that overlap by one merge block.
+// launch blocks that overlap by one merge block; the same with every split searched by
+// lanes of a warp (find_splits_by_lanes), one warp per merge block.
 struct narrow_merge_tuning {
   static constexpr gpusort::merge_knobs knobs = [] {
     gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
@@ -133,22 +134,39 @@ struct narrow_merge_tuning {
     k.merge_threads = 32;
     k.merge_items_per_thread = 3;
     k.split_search_threads = 32;
+    k.lane_split_search_most_blocks = 0;  // a binary search per thread, every pass
     return k;
   }();
 };
 
-TEST_F(MergeApi, ATuningOfTheUsersOwnSetsEveryLaunchShape) {
-  const gpusort::merge_policy<narrow_merge_tuning> narrow{};
+struct narrow_merge_tuning_searching_by_lanes {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = narrow_merge_tuning::knobs;
+    k.lane_split_search_most_blocks = 1 << 30;  // every pass
+    return k;
+  }();
+};
+
+template <class Policy>
+void expect_narrow_tuning_sorts(const Policy& narrow, const char* name) {
   const auto less = [](std::uint32_t a, std::uint32_t b) { return a < b; };
   for (std::size_t n : capped({97, 100003}))
     for (distribution d : {distribution::uniform, distribution::few_distinct}) {
       const std::uint64_t seed = seed_for(n, d, 4) + 24;
-      SCOPED_TRACE(describe(n, d, "narrow merge tuning", seed, 4));
+      SCOPED_TRACE(describe(n, d, name, seed, 4));
       const auto keys = make_keys<std::uint32_t>(n, d, seed);
       expect_sorts_keys_by<false>(narrow, keys, gpusort::less<>{}, less, guarantee::unstable);
       expect_sorts_pairs_by<true>(narrow, keys, gpusort::less<>{}, less, guarantee::stable);
       if (::testing::Test::HasFailure()) return;
     }
+}
+
+TEST_F(MergeApi, ATuningOfTheUsersOwnSetsEveryLaunchShape) {
+  expect_narrow_tuning_sorts(gpusort::merge_policy<narrow_merge_tuning>{},
+                             "narrow merge tuning");
+  if (::testing::Test::HasFailure()) return;
+  expect_narrow_tuning_sorts(gpusort::merge_policy<narrow_merge_tuning_searching_by_lanes>{},
+                             "narrow merge tuning, splits searched by lanes");
 }
 
 // ---- Ranges ---------------------------------------------------------------------------

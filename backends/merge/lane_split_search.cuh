@@ -1,0 +1,51 @@
+// The merge path split (merge_path.cuh) found by a group of lanes of one warp together: each
+// round every lane tests one point of the range that is left, and the group keeps the part
+// between the last point the path has not passed and the first one it has, Lanes + 1 times
+// narrower. A few rounds of loads in flight together instead of one load after another per
+// halving: what a mid-size merge pass waits on (bench/results/NOTES.md).
+#pragma once
+
+#include "merge_path.cuh"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::backends::merge {
+
+// Every lane of the warp calls it. The lanes of each aligned group of Lanes search one
+// diagonal (they pass the same arguments); each returns its group's split. Deterministic:
+// groups that search the same diagonal find the same split, even with a comparator that is
+// no strict weak ordering (which may then make neighbouring splits disagree, as the binary
+// search may).
+template <int Lanes, class Key, class Compare>
+__device__ __forceinline__ std::size_t merge_path_split_by_lanes(
+    const Key* a, std::size_t a_count, const Key* b, std::size_t b_count, std::size_t diagonal,
+    const Compare& comp) {
+  static_assert(Lanes >= 2 && 32 % Lanes == 0, "groups of lanes that tile a warp");
+  const int lane = int(threadIdx.x % 32);
+  const int in_group = lane % Lanes;
+  const int group_first_lane = lane - in_group;
+  const unsigned group_lanes = unsigned((std::uint64_t(1) << Lanes) - 1) << group_first_lane;
+  // The point lane i of the group tests: all below range.highest, ascending in i.
+  const auto point = [](const split_range<std::size_t>& range, int i) {
+    return range.lowest +
+           (range.highest - range.lowest) * std::size_t(i + 1) / std::size_t(Lanes + 1);
+  };
+  split_range<std::size_t> range = split_range_of(diagonal, a_count, b_count);
+  while (__any_sync(0xffffffffu, range.lowest < range.highest)) {
+    const bool searching = range.lowest < range.highest;
+    const bool passed = searching && path_passed(a, b, diagonal, point(range, in_group), comp);
+    const unsigned passed_lanes =
+        (__ballot_sync(0xffffffffu, passed) & group_lanes) >> group_first_lane;
+    if (!searching) continue;
+    if (passed_lanes == 0) {
+      range.lowest = point(range, Lanes - 1) + 1;
+    } else {
+      const int first = __ffs(int(passed_lanes)) - 1;
+      range = {first == 0 ? range.lowest : point(range, first - 1) + 1, point(range, first)};
+    }
+  }
+  return range.lowest;
+}
+
+}  // namespace gpusort::backends::merge
