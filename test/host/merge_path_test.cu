@@ -248,6 +248,14 @@ TEST(MergeTile, SplitSearchBlocksComeFromTheTuning) {
   using narrow = merge::merge_shape<one_warp_split_search, std::uint32_t>;
   EXPECT_EQ(narrow::split_search_threads, 32);
   EXPECT_EQ(narrow::split_searches_per_block, 31);
+  // Which passes search by lanes of a warp: the tuning's count of merge blocks per pass. The
+  // sm_90 tuning's covers a pass of 2^22 u32 keys and not one of 2^24.
+  EXPECT_EQ(sm90::lane_search_most_blocks,
+            std::size_t(gpusort::merge_tuning_sm90::knobs.lane_split_search_most_blocks));
+  EXPECT_GE(sm90::lane_search_most_blocks,
+            merge::merge_block_count(std::size_t(1) << 22, sm90::tile_items, sm90::chunk_items));
+  EXPECT_LT(sm90::lane_search_most_blocks,
+            merge::merge_block_count(std::size_t(1) << 24, sm90::tile_items, sm90::chunk_items));
 }
 
 // Keys of 8 bytes take their own items per thread, in tiles and merges; other keys, and the
