@@ -61,7 +61,10 @@ for step in "$@"; do
       # and the test that provokes a launch error (the tools report it, as they should).
       tools=${step#sanitize}; tools=${tools#=}; tools=${tools:-memcheck,racecheck,synccheck,initcheck}
       export GPUSORT_TEST_MAX_N=${GPUSORT_TEST_MAX_N:-20000}
-      logs=$build/sanitize-logs
+      # Under $out, so that a call cut off by its time limit still brings back what finished.
+      # SANITIZE_JOBS: executables per tool at once (racecheck of four at once made one crash
+      # at start on the H100, clean when run alone; give racecheck 1 or 2).
+      logs=$out/sanitize-logs
       rm -rf $logs && mkdir -p $logs
       # SANITIZE_TESTS: a shorter list of test executables (racecheck is slow on the sweeps).
       # (the distributed tests are added in a foreach over their names)
