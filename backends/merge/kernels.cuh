@@ -4,7 +4,8 @@
 //   per pass:
 //     find_splits   one thread per merge block finds where the block's output range
 //                   starts on the merge path of its pair of runs (passes of few merge
-//                   blocks: find_splits_by_lanes, half a warp per merge block)
+//                   blocks: find_splits_by_lanes, one warp per merge block, 16 lanes per
+//                   search)
 //     merge_runs    each block loads its pieces of the two runs, merges them in shared
 //                   memory and writes the result out, coalesced (merge_block.cuh).
 // Their shapes, from the tuning's knobs: shapes.cuh.
@@ -125,7 +126,6 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
                          std::size_t merge_blocks, std::size_t* splits, unsigned* disagreed,
                          Compare comp) {
   constexpr int lanes = 16;
-  static_assert(Shape::split_search_threads % 32 == 0, "whole warps");
   wait_for_previous_kernel();
   let_next_kernel_start();
   const std::size_t block =

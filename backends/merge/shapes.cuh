@@ -55,7 +55,9 @@ struct merge_shape {
   // find_splits: one search per thread; each launch block also searches the first merge block
   // of the next, so it covers one merge block fewer than it has threads.
   static constexpr int split_search_threads = Tuning::knobs.split_search_threads;
-  static_assert(split_search_threads >= 2, "split_search_threads: at least 2");
+  static_assert(split_search_threads >= 32 && split_search_threads % 32 == 0,
+                "split_search_threads: whole warps (find_splits_by_lanes takes one per merge "
+                "block)");
   static constexpr int split_searches_per_block = split_search_threads - 1;
   // Passes of at most this many merge blocks search by lanes (find_splits_by_lanes).
   static constexpr std::size_t lane_search_most_blocks =

@@ -103,9 +103,10 @@ struct merge_knobs {
   int merge_threads = 0;           // a merge pass's block
   int merge_items_per_thread = 0;  // and merged keys per thread
   int items_per_thread_8_byte_keys = 0;  // both, for keys of 8 bytes (0: as for the others)
-  int split_search_threads = 0;    // the split search's block (at least 2; whole warps
-  int lane_split_search_most_blocks = 0;  // where passes of at most this many merge blocks
-                                          // search by lanes of a warp)
+  int split_search_threads = 0;    // the split search's block (whole warps: both searches
+                                   // use it)
+  int lane_split_search_most_blocks = 0;  // passes of at most this many merge blocks search
+                                          // each split by lanes of a warp (0: never)
   int exchange_bytes = 0;          // shared memory a tile may take
 };
 
