@@ -4,18 +4,21 @@
 // describes. A bucket partition cut between min and max is only as good as the keys are
 // spread, so each distribution gets its own rows (harness/random_keys.cuh defines them).
 //
-// Names, for <type> u32 and f32, n = 2^20, 2^22, ..., 2^28 (up to --gpusort_max_log2), and
-// <dist> uniform, normal, exponential, zipf, all_equal, two_values, outlier, sorted,
-// reversed, clustered:
+// Names, for <type> u32, f32, u64 and f64, n = 2^20, 2^22, ..., 2^28 (up to
+// --gpusort_max_log2), and <dist> uniform, normal, exponential, zipf, all_equal, two_values,
+// outlier, sorted, reversed, clustered:
 //   sort/bucket_bitonic/<type>/<dist>/<n>   gpusort::sort(gpusort::bucket_bitonic, ...)
 //   sort/cub_radix/<type>/<dist>/<n>        cub::DeviceRadixSort::SortKeys, same data
-// The uniform CUB rows are radix_bench.cu's (the same names, the same data: keys are a pure
-// function of (seed, index)); registering them again would run them twice.
+// and for u64+u32 pairs, uniform keys only:
+//   sort_by_key/bucket_bitonic/u64+u32/uniform/<n>
+// The uniform CUB rows of u32, f32, u64 and u64+u32 are radix_bench.cu's (the same names,
+// the same data: keys are a pure function of (seed, index)); registering them again would
+// run them twice.
 //
 // Only these rows and their CUB partners (names are matched by regex):
-//   --benchmark_filter='bucket_bitonic|cub_radix/(u32|f32)/'
-// That also runs radix_bench.cu's u32 and f32 uniform CUB rows below 2^20 (10 small rows,
-// a few seconds). In all 100 bucket_bitonic and 110 cub_radix rows: about 4 minutes on an
+//   --benchmark_filter='bucket_bitonic|cub_radix/(u32|f32|u64|f64|u64\+u32)/'
+// That also runs radix_bench.cu's uniform CUB rows below 2^20 (a few seconds). The u32 and
+// f32 rows alone, 100 bucket_bitonic and 110 cub_radix rows: about 4 minutes on an
 // H100/H200 (Google Benchmark's default 0.5 s of timed sorts per row, 0.7-1 s of wall time
 // each, plus generating and verifying each case once, about 1 s at 2^28), whatever
 // bucket_bitonic's speed, since the timed loop stops after 0.5 s. An estimate from CUB's
@@ -34,21 +37,28 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace gpusort_bench {
 namespace {
 
 constexpr int bucket_bitonic_min_log2 = 20;
 
-template <class Key>
+// Keys only: every distribution; with values: uniform keys only (sort_by_key rows).
+template <class Key, class Value = keys_only>
 void register_bucket_bitonic_type(bench_context& context, int max_log2) {
-  using bucket_case = sort_case<Key>;  // the reference: cub_radix_sorter
+  using bucket_case = sort_case<Key, Value>;  // the reference: cub_radix_sorter
   using cached = verified_case<bucket_case, gpusort::bucket_bitonic>;
+  // radix_bench.cu registers these types' uniform CUB rows under the same names.
+  constexpr bool radix_bench_has_uniform_cub = !std::is_same_v<Key, double>;
   for (key_distribution distribution : all_key_distributions) {
+    if (!std::is_same_v<Value, keys_only> && distribution != key_distribution::uniform) continue;
     for (int log2 = bucket_bitonic_min_log2; log2 <= max_log2; log2 += 2) {
       const std::size_t n = std::size_t(1) << log2;
       for (side which : {side::gpusort, side::cub}) {
-        if (which == side::cub && distribution == key_distribution::uniform) continue;
+        if (which == side::cub && distribution == key_distribution::uniform &&
+            radix_bench_has_uniform_cub)
+          continue;
         const std::string name = benchmark_name(bucket_case::op_name(),
                                                 which == side::gpusort ? "bucket_bitonic" : "cub_radix",
                                                 type_name<Key>(), n, distribution);
@@ -63,6 +73,9 @@ void register_bucket_bitonic_type(bench_context& context, int max_log2) {
 void register_bucket_bitonic_benchmarks(bench_context& context, int max_log2) {
   register_bucket_bitonic_type<std::uint32_t>(context, max_log2);
   register_bucket_bitonic_type<float>(context, max_log2);
+  register_bucket_bitonic_type<std::uint64_t>(context, max_log2);
+  register_bucket_bitonic_type<double>(context, max_log2);
+  register_bucket_bitonic_type<std::uint64_t, std::uint32_t>(context, max_log2);
 }
 
 }  // namespace gpusort_bench

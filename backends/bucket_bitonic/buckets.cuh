@@ -67,6 +67,36 @@ __host__ __device__ constexpr int first_level_bucket_bits(std::size_t n, std::si
   return bits;
 }
 
+// Buckets the first level splits n keys into when they need more bits than one level takes:
+// the bits they need (to average at most target_keys keys per bucket) shared evenly among
+// the fewest levels of at most max_bits each. Every level is a scatter of all the keys, and
+// a scatter writes runs of about tile / buckets keys per tile, so two levels of 8 bits cost
+// less than one of 11 followed by one of 5 (2^24 u64 keys: 2.00 against 2.44 ms on an H100).
+__host__ __device__ constexpr int balanced_first_level_bits(std::size_t n, std::size_t target_keys,
+                                                            int max_bits) {
+  const int needed = first_level_bucket_bits(n, target_keys, 64);
+  const int levels = (needed + max_bits - 1) / max_bits;
+  return (needed + levels - 1) / levels;
+}
+
+// That even split suits keys spread evenly over their range. Skewed keys leave a few
+// first-level buckets far heavier than the average, and one that the next level's 2^max_bits
+// buckets cannot cut to the target costs a third pass over its keys. So the first level
+// takes, between the even split and max_bits, the fewest bits whose heaviest bucket,
+// estimated from a sample, holds at most heavy_bucket_limit keys: what 2^max_bits buckets
+// cut to the target (half a small bucket), which leaves room for sampling noise and for
+// skew within the bucket.
+__host__ __device__ constexpr std::size_t heavy_bucket_limit(std::size_t target_keys,
+                                                             int max_bits) {
+  return target_keys << max_bits;
+}
+__host__ __device__ constexpr bool heaviest_bucket_fits(std::size_t heaviest_in_sample,
+                                                        std::size_t samples, std::size_t n,
+                                                        std::size_t limit) {
+  // heaviest / samples * n <= limit, in integers (samples and heaviest <= 2^20, n < 2^43).
+  return heaviest_in_sample * n <= limit * samples;
+}
+
 // Buckets a deeper level splits a segment of `count` keys into: as at level 0, but at least
 // 2^min_bits, so that each level still removes min_bits bits of range (partition_levels).
 __host__ __device__ constexpr int deeper_level_bucket_bits(std::size_t count,

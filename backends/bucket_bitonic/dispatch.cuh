@@ -45,7 +45,8 @@ constexpr list_capacities capacities_for(std::size_t n, int first_bits, int leve
 // How a sort of n keys runs, decided on the host before anything is allocated.
 struct sort_plan {
   bool one_unit;                // n fits one sort unit: no partition levels
-  int first_bits;               // bucket bits of the first level's segment
+  int first_bits;               // the fewest bucket bits of the first level's segment: the
+                                // device may take up to max_bucket_bits (buckets.cuh)
   int levels;                   // partition levels
   list_capacities capacity;
   std::size_t most_tiles;       // partition tiles of one level, at most
@@ -57,14 +58,14 @@ template <class Shape>
 sort_plan plan_sort(std::size_t n) {
   sort_plan plan;
   plan.one_unit = n <= std::size_t(Shape::unit_items);
-  // As many first-level buckets as fit (up to 2^first_bucket_bits) even when a second level
-  // is needed anyway: splitting 2^24 u32 keys 2^8 ways first is 20 % faster, but skewed
-  // keys and floats (crowded in few buckets of the bit space) lose up to 1.7x.
-  plan.first_bits = first_level_bucket_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits);
+  plan.first_bits =
+      Shape::balanced_first_level
+          ? balanced_first_level_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits)
+          : first_level_bucket_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits);
   plan.levels = plan.one_unit ? 0
                               : partition_levels(Shape::traits::bits, plan.first_bits,
                                                  Shape::min_deeper_bucket_bits);
-  plan.capacity = capacities_for<Shape>(n, plan.first_bits, plan.levels);
+  plan.capacity = capacities_for<Shape>(n, Shape::max_bucket_bits, plan.levels);
   plan.most_tiles = tile_count(n, Shape::partition_tile) + plan.capacity.segments;
   plan.most_unit_tiles = plan.capacity.units + tile_count(n, Shape::unit_items);
   // The lists' packed counters (buckets.cuh) hold 2^30 entries and 2^34 tiles: some 10^10
@@ -160,8 +161,9 @@ struct bucket_sorter {
 
   // The first level's one segment (or the one unit) into the lists.
   void start() const {
+    // At most 2^max_bucket_bits first-level counters until choose_first_level_bits knows.
     start_lists<Shape><<<1, 1, 0, stream>>>(work.segment_lists[0], work.units, n,
-                                             plan.first_bits, plan.one_unit);
+                                             Shape::max_bucket_bits, plan.one_unit);
     detail::check_launch("bucket_bitonic sort: start_lists");
   }
 
@@ -185,7 +187,7 @@ struct bucket_sorter {
     const Key* from_keys = in_alternate ? work.alternate_keys : keys;
 
     clear_next_level(next, next_pool);
-    count_buckets(from_keys, list, pool, grids);
+    count_buckets(level, from_keys, list, pool, grids);
     plan_level(level, list, next, pool, next_pool, grids);
     bucket_scatter<Shape><<<grids.scatter, partition_threads, 0, stream>>>(
         from_keys, in_alternate ? keys : work.alternate_keys,
@@ -203,11 +205,16 @@ struct bucket_sorter {
   }
 
   // Each segment's min and max, then its keys counted per bucket.
-  void count_buckets(const Key* from_keys, const work_list<segment>& list,
+  void count_buckets(int level, const Key* from_keys, const work_list<segment>& list,
                      const counter_pool& pool, const partition_grids& grids) const {
     segment_min_max<Shape><<<grids.min_max, partition_threads, 0, stream>>>(from_keys, list,
                                                                              pool, flip);
     detail::check_launch("bucket_bitonic sort: segment_min_max");
+    if (level == 0 && plan.first_bits < Shape::max_bucket_bits) {
+      choose_first_level_bits<Shape><<<1, partition_threads, 0, stream>>>(
+          keys, list, plan.first_bits, flip);
+      detail::check_launch("bucket_bitonic sort: choose_first_level_bits");
+    }
     bucket_histogram<Shape><<<grids.histogram, partition_threads, 0, stream>>>(from_keys, list,
                                                                                pool, flip);
     detail::check_launch("bucket_bitonic sort: bucket_histogram");

@@ -3,6 +3,8 @@
 //                        fits one sort unit, the unit list holds it directly)
 //   per partition level:
 //     segment_min_max    min and max ordered bits of every segment of the level
+//     choose_first_level_bits   (level 0, when n needs more bits than one level takes) its
+//                        bucket count, from a sample of the keys
 //     bucket_histogram   each segment's keys counted per equal-width bucket
 //     plan_buckets       per segment: bucket starts, and the buckets' fate: small ones
 //                        packed into sort units, oversized ones to the next level as
@@ -61,6 +63,13 @@ struct bucket_shape {
                     max_buckets % partition_threads == 0,
                 "bucket counts: powers of two, a multiple of partition_threads");
   static constexpr int buckets_per_thread = max_buckets / partition_threads;
+  // Whether the first level may take fewer bits than it can, to share them evenly with the
+  // next level (buckets.cuh: balanced_first_level_bits), and keys sampled to check it
+  // (choose_first_level_bits). Not for floats: their bit space is crowded at the top of each
+  // exponent, and they lost up to 23 % with it (H100, uniform f32 and f64, 2^20-2^22 keys)
+  // where integers gained 15-56 % (bench/results/NOTES.md).
+  static constexpr bool balanced_first_level = detail::is_radix_integer_v<Key>;
+  static constexpr int first_level_samples = 64 * partition_threads;
   static constexpr int scatter_blocks_per_multiprocessor =
       Tuning::knobs.scatter_blocks_per_multiprocessor;
 
@@ -215,6 +224,62 @@ __global__ void start_lists(work_list<segment> first_level, work_list<sort_unit>
     *first_level.reservation = pack_reservation(1, tile_count(n, Shape::partition_tile));
     *units.reservation = 0;
   }
+}
+
+// Sets the first level's bucket bits from a sample of its keys (buckets.cuh:
+// heaviest_bucket_fits), after segment_min_max: the sample is counted in
+// 2^max_bucket_bits buckets, then in ever fewer (each bucket of b bits is a run of finer
+// ones) down to fewest_bits or the first count whose heaviest bucket is too heavy. One block.
+template <class Shape, class Key>
+__global__ void __launch_bounds__(Shape::partition_threads)
+    choose_first_level_bits(const Key* keys, work_list<segment> first_level, int fewest_bits,
+                            typename Shape::bits_type flip) {
+  constexpr int threads = Shape::partition_threads;
+  constexpr int most_bits = Shape::max_bucket_bits;
+  constexpr int samples_per_thread = Shape::first_level_samples / threads;
+  constexpr std::size_t samples = std::size_t(samples_per_thread) * threads;
+  using reduce_t = cub::BlockReduce<unsigned long long, threads>;
+  __shared__ unsigned counts[Shape::max_buckets];
+  __shared__ typename reduce_t::TempStorage reduce_storage;
+  __shared__ unsigned long long heaviest;
+
+  segment& seg = first_level.entries[0];
+  const unsigned long long min_bits = seg.min_bits;
+  const unsigned long long max_bits = seg.max_bits;
+  const std::size_t n = seg.count;
+  if (min_bits == max_bits) return;  // all equal: no buckets are counted
+
+  for (int b = int(threadIdx.x); b < Shape::max_buckets; b += threads) counts[b] = 0;
+  __syncthreads();
+  const int finest_shift = bucket_shift(min_bits, max_bits, most_bits);
+  const key_bucket<Key> finest{min_bits, finest_shift, flip};
+#pragma unroll 16
+  for (int j = 0; j < samples_per_thread; ++j) {
+    const std::size_t sample = std::size_t(j) * threads + threadIdx.x;
+    atomicAdd(&counts[finest(keys[sample * n / samples])], 1u);
+  }
+  __syncthreads();
+
+  int chosen = most_bits;
+  for (int bits = most_bits - 1; bits >= fewest_bits; --bits) {
+    const int merged = bucket_shift(min_bits, max_bits, bits) - finest_shift;
+    unsigned long long local = 0;
+    for (int b = int(threadIdx.x); b < (Shape::max_buckets >> merged); b += threads) {
+      unsigned long long sum = 0;
+      for (int f = b << merged; f < (b + 1) << merged; ++f) sum += counts[f];
+      local = sum > local ? sum : local;
+    }
+    const unsigned long long block_heaviest = reduce_t(reduce_storage).Reduce(local, maximum{});
+    if (threadIdx.x == 0) heaviest = block_heaviest;
+    __syncthreads();
+    const bool fits = heaviest_bucket_fits(heaviest, samples, n,
+                                           heavy_bucket_limit(Shape::target_bucket_keys,
+                                                              most_bits));
+    __syncthreads();  // heaviest and the reduction's storage are reused
+    if (!fits) break;
+    chosen = bits;
+  }
+  if (threadIdx.x == 0) seg.bucket_bits = chosen;
 }
 
 // Zeroes a segment's bucket counters: the pools are reused every other level.

@@ -251,6 +251,49 @@ TEST(Buckets, FirstLevelUsesTheFewestBucketsThatMeetTheTarget) {
   EXPECT_EQ(bb::first_level_bucket_bits(4096, target, 11), 3);  // 512 keys per bucket
 }
 
+// Past one level, the bits n keys need are shared evenly among the fewest levels of at most
+// max_bits: no level takes more than max_bits, the levels together take all that is needed,
+// and one bit fewer per level would not.
+TEST(Buckets, BalancedFirstLevelSharesTheNeededBitsEvenly) {
+  for (std::size_t target : {std::size_t(256), std::size_t(512)})
+    for (int max_bits : {8, 11})
+      for (int log2 = 0; log2 <= 40; ++log2)
+        for (std::size_t n : {std::size_t(1) << log2, (std::size_t(1) << log2) * 3 / 2 + 1}) {
+          const int needed = bb::first_level_bucket_bits(n, target, 64);
+          const int levels = (needed + max_bits - 1) / max_bits;
+          const int bits = bb::balanced_first_level_bits(n, target, max_bits);
+          SCOPED_TRACE(::testing::Message() << "n=" << n << " target=" << target
+                                            << " max_bits=" << max_bits << " bits=" << bits);
+          EXPECT_GE(bits, 1);
+          EXPECT_LE(bits, max_bits);
+          EXPECT_GE(bits * levels, needed);
+          EXPECT_LT((bits - 1) * levels, needed);
+          if (needed <= max_bits) EXPECT_EQ(bits, bb::first_level_bucket_bits(n, target, max_bits));
+        }
+  // 8-byte keys of a 2048-key unit aim at 256 keys per bucket: 2^24 of them need 16 bits,
+  // 2^26 need 18, 2^28 need 20, shared by two levels; 2^19 need 11, one level.
+  EXPECT_EQ(bb::balanced_first_level_bits(std::size_t(1) << 24, 256, 11), 8);
+  EXPECT_EQ(bb::balanced_first_level_bits(std::size_t(1) << 26, 256, 11), 9);
+  EXPECT_EQ(bb::balanced_first_level_bits(std::size_t(1) << 28, 256, 11), 10);
+  EXPECT_EQ(bb::balanced_first_level_bits(std::size_t(1) << 19, 256, 11), 11);
+  EXPECT_EQ(bb::balanced_first_level_bits(std::size_t(1) << 34, 256, 11), 9);  // 3 levels
+}
+
+// The heaviest sampled bucket, scaled to n, against the limit: equal fits, one more does not.
+TEST(Buckets, HeaviestBucketFitsAtMostItsLimit) {
+  const std::size_t limit = bb::heavy_bucket_limit(256, 11);
+  EXPECT_EQ(limit, std::size_t(1) << 19);
+  const std::size_t samples = 16384;
+  const std::size_t n = std::size_t(1) << 24;  // a sampled key stands for 1024 keys
+  EXPECT_TRUE(bb::heaviest_bucket_fits(512, samples, n, limit));
+  EXPECT_FALSE(bb::heaviest_bucket_fits(513, samples, n, limit));
+  EXPECT_TRUE(bb::heaviest_bucket_fits(samples, samples, limit, limit));  // all in one bucket
+  EXPECT_FALSE(bb::heaviest_bucket_fits(samples, samples, limit + 1, limit));
+  // No overflow at the largest sizes the work lists allow.
+  EXPECT_FALSE(bb::heaviest_bucket_fits(samples, samples, std::size_t(1) << 42, limit));
+  EXPECT_TRUE(bb::heaviest_bucket_fits(1, samples, std::size_t(1) << 33, limit));
+}
+
 // A small bucket and a window fill a unit together: limit + window <= unit_items.
 TEST(Buckets, SmallBucketsAndWindowsFitAUnitTogether) {
   const unit_packing u32 = packing_for(4096);
