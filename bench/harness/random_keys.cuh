@@ -19,8 +19,9 @@ namespace gpusort_bench {
 
 // The distributions of the bench's keys; each one's name is the <distribution> field of
 // benchmark names. Except for uniform (defined by type in detail::uniform_key), each is a
-// distribution over the "uniform range" of the type, u32 [0, 2^32) and f32 [-1e6, 1e6)
-// (detail::key_at maps a position in [0, 1) onto it), so u32 and f32 get the same shapes:
+// distribution over the "uniform range" of the type, u32 [0, 2^32), u64 [0, 2^64), f32 and
+// f64 [-1e6, 1e6) (detail::key_at maps a position in [0, 1) onto it), so every type gets the
+// same shapes (u64 and f64: the outlier's window is the top 2^56 values and [1, 2)):
 //   uniform      uniform over the whole range
 //   normal       mean at the middle of the range, standard deviation 1/16 of it
 //                (u32: 2^31 ± 2^28, f32: 0 ± 1.25e5); Box-Muller, never clipped in practice
@@ -132,6 +133,14 @@ __device__ inline std::uint32_t key_at(double position, std::uint32_t*) {
 __device__ inline float key_at(double position, float*) {
   return static_cast<float>(-1.0e6 + 2.0e6 * clamp_position(position));
 }
+// u64: the position's 53 bits at the top of the key (its low 11 bits are 0), so that sorted
+// stays exactly non-decreasing.
+__device__ inline std::uint64_t key_at(double position, std::uint64_t*) {
+  return static_cast<std::uint64_t>(clamp_position(position) * 0x1p64);
+}
+__device__ inline double key_at(double position, double*) {
+  return -1.0e6 + 2.0e6 * clamp_position(position);
+}
 
 // outlier's narrow window: the top 2^24 u32 values; for f32 one binade, [1, 2) (2^23
 // patterns), because a window in value space narrower than a binade holds few distinct floats.
@@ -141,12 +150,22 @@ __device__ inline std::uint32_t outlier_window_key(std::uint64_t bits, std::uint
 __device__ inline float outlier_window_key(std::uint64_t bits, float*) {
   return 1.0f + static_cast<float>(bits >> 41) * 0x1p-23f;
 }
+__device__ inline std::uint64_t outlier_window_key(std::uint64_t bits, std::uint64_t*) {
+  return 0xFF00000000000000ull | (bits >> 8);
+}
+__device__ inline double outlier_window_key(std::uint64_t bits, double*) {
+  return 1.0 + static_cast<double>(bits >> 12) * 0x1p-52;
+}
 
 // -0.0 -> +0.0: with both zeros present, equal keys could differ in bits between two correct
 // unstable sorts. Compared as bits, so no compiler setting can fold it away.
 __device__ inline std::uint32_t without_negative_zero(std::uint32_t key) { return key; }
 __device__ inline float without_negative_zero(float key) {
   return __float_as_uint(key) == 0x80000000u ? 0.0f : key;
+}
+__device__ inline std::uint64_t without_negative_zero(std::uint64_t key) { return key; }
+__device__ inline double without_negative_zero(double key) {
+  return __double_as_longlong(key) == static_cast<long long>(0x8000000000000000ull) ? 0.0 : key;
 }
 
 // Keep the zipf keys and the outlier's index independent of the per-index hashes.
@@ -222,19 +241,21 @@ void fill_uniform(Key* keys, std::size_t n, std::uint64_t seed, cudaStream_t str
 }
 
 // keys[i] from `distribution` (see key_distribution), a pure function of (seed, i, n).
-// uniform is fill_uniform's data for every key type; the others are defined for u32 and f32.
+// uniform is fill_uniform's data for every key type; the others are defined for u32, f32,
+// u64 and f64.
 template <class Key>
 void fill_keys(Key* keys, std::size_t n, key_distribution distribution, std::uint64_t seed,
                cudaStream_t stream) {
   if (distribution == key_distribution::uniform) {
     fill_uniform(keys, n, seed, stream);
-  } else if constexpr (std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, float>) {
+  } else if constexpr (std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, float> ||
+                       std::is_same_v<Key, std::uint64_t> || std::is_same_v<Key, double>) {
     detail::fill_skewed_kernel<<<detail::fill_grid(n), 256, 0, stream>>>(keys, n, distribution, seed);
     check_launch("fill_skewed_kernel");
   } else {
     throw std::invalid_argument(std::string("bench keys: the '") +
                                 distribution_name(distribution) +
-                                "' distribution is defined for u32 and f32 keys only");
+                                "' distribution is defined for u32, f32, u64 and f64 keys only");
   }
 }
 
