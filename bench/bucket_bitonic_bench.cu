@@ -61,7 +61,7 @@ void register_bucket_bitonic_type(bench_context& context, int max_log2) {
           continue;
         const std::string name = benchmark_name(bucket_case::op_name(),
                                                 which == side::gpusort ? "bucket_bitonic" : "cub_radix",
-                                                type_name<Key>(), n, distribution);
+                                                case_type_name<Key, Value>(), n, distribution);
         register_sort_benchmark<cached>(context, name, which, n, distribution);
       }
     }
