@@ -66,8 +66,8 @@ struct bucket_shape {
   // Whether the first level may take fewer bits than it can, to share them evenly with the
   // next level (buckets.cuh: balanced_first_level_bits), and keys sampled to check it
   // (choose_first_level_bits). Not for floats: their bit space is crowded at the top of each
-  // exponent, and they lost up to 23 % with it (H100, uniform f32 and f64, 2^20-2^22 keys)
-  // where integers gained 15-56 % (bench/results/NOTES.md).
+  // exponent, and they took up to 1.4x as long with it (H100, uniform f32 and f64,
+  // 2^20-2^22 keys) where integers sorted 1.1-1.6x faster (bench/results/NOTES.md).
   static constexpr bool balanced_first_level = detail::is_radix_integer_v<Key>;
   static constexpr int first_level_samples = 64 * partition_threads;
   static constexpr int scatter_blocks_per_multiprocessor =
