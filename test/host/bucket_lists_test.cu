@@ -129,6 +129,28 @@ TEST(BucketLists, ReplayedPartitionsStayWithinTheCapacities) {
   }
 }
 
+// As plan_sort sizes them for integer keys: levels for the even split of the first level's
+// bits, counters for 2^max_bucket_bits there, and the device free to take any first-level
+// count in between (choose_first_level_bits).
+TEST(BucketLists, EveryFirstLevelTheSampleMayChooseStaysWithinTheCapacities) {
+  std::mt19937_64 rng(2027);
+  for (std::size_t n : {(std::size_t(3) << 19) + 1, (std::size_t(3) << 20) + 7,
+                        (std::size_t(1) << 22) + 3}) {
+    const int fewest = bb::balanced_first_level_bits(n, target_keys, first_bucket_bits);
+    const int levels = bb::partition_levels(32, fewest, deeper_bucket_bits);
+    const bb::list_capacities capacity =
+        bb::capacities_for<four_byte_keys>(n, first_bucket_bits, levels);
+    ASSERT_LT(fewest, first_bucket_bits) << "n = " << n << " needs one level only";
+    for (int first_bits = fewest; first_bits <= first_bucket_bits; ++first_bits)
+      for (int trial = 0; trial < 4; ++trial) {
+        const list_use use = replay(n, first_bits, levels, rng);
+        ASSERT_LE(use.most_segments, capacity.segments) << "n = " << n << " bits " << first_bits;
+        ASSERT_LE(use.units, capacity.units) << "n = " << n << " bits " << first_bits;
+        ASSERT_LE(use.most_counters, capacity.counters) << "n = " << n << " bits " << first_bits;
+      }
+  }
+}
+
 // The fillings do reach the lists' worst cases, so the test above can fail: a third of the
 // segment capacity is used by buckets that are just too big to be small.
 TEST(BucketLists, JustTooBigBucketsFillASizeableShareOfTheSegmentList) {
