@@ -45,8 +45,9 @@ constexpr list_capacities capacities_for(std::size_t n, int first_bits, int leve
 // How a sort of n keys runs, decided on the host before anything is allocated.
 struct sort_plan {
   bool one_unit;                // n fits one sort unit: no partition levels
-  int first_bits;               // the fewest bucket bits of the first level's segment: the
-                                // device may take up to max_bucket_bits (buckets.cuh)
+  int first_bits;               // the fewest bucket bits of the first level's segment
+  bool samples_first_level;     // choose_first_level_bits may take more, up to
+                                // max_bucket_bits (buckets.cuh)
   int levels;                   // partition levels
   list_capacities capacity;
   std::size_t most_tiles;       // partition tiles of one level, at most
@@ -65,6 +66,11 @@ sort_plan plan_sort(std::size_t n) {
   plan.levels = plan.one_unit ? 0
                               : partition_levels(Shape::traits::bits, plan.first_bits,
                                                  Shape::min_deeper_bucket_bits);
+  // A sample only adds bits where n exceeds the heavy-bucket limit (below it, even all keys
+  // in one bucket fit): above 2^20 keys of 4 bytes, 2^19 of 8.
+  plan.samples_first_level =
+      !plan.one_unit && plan.first_bits < Shape::max_bucket_bits &&
+      n > heavy_bucket_limit(Shape::target_bucket_keys, Shape::max_bucket_bits);
   plan.capacity = capacities_for<Shape>(n, Shape::max_bucket_bits, plan.levels);
   plan.most_tiles = tile_count(n, Shape::partition_tile) + plan.capacity.segments;
   plan.most_unit_tiles = plan.capacity.units + tile_count(n, Shape::unit_items);
@@ -161,9 +167,10 @@ struct bucket_sorter {
 
   // The first level's one segment (or the one unit) into the lists.
   void start() const {
-    // At most 2^max_bucket_bits first-level counters until choose_first_level_bits knows.
-    start_lists<Shape><<<1, 1, 0, stream>>>(work.segment_lists[0], work.units, n,
-                                             Shape::max_bucket_bits, plan.one_unit);
+    // Where the sample decides, 2^max_bucket_bits first-level counters until it has.
+    start_lists<Shape><<<1, 1, 0, stream>>>(
+        work.segment_lists[0], work.units, n,
+        plan.samples_first_level ? Shape::max_bucket_bits : plan.first_bits, plan.one_unit);
     detail::check_launch("bucket_bitonic sort: start_lists");
   }
 
@@ -210,7 +217,7 @@ struct bucket_sorter {
     segment_min_max<Shape><<<grids.min_max, partition_threads, 0, stream>>>(from_keys, list,
                                                                              pool, flip);
     detail::check_launch("bucket_bitonic sort: segment_min_max");
-    if (level == 0 && plan.first_bits < Shape::max_bucket_bits) {
+    if (level == 0 && plan.samples_first_level) {
       choose_first_level_bits<Shape><<<1, partition_threads, 0, stream>>>(
           keys, list, plan.first_bits, flip);
       detail::check_launch("bucket_bitonic sort: choose_first_level_bits");

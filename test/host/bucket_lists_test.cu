@@ -151,6 +151,26 @@ TEST(BucketLists, EveryFirstLevelTheSampleMayChooseStaysWithinTheCapacities) {
   }
 }
 
+// The sample runs only where it can add bits: integer keys past the heavy-bucket limit (at
+// or below it, even all keys in one bucket fit, and the first level keeps its count).
+TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBits) {
+  using eight_byte_keys =
+      bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, std::uint64_t>;
+  using float_keys = bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, float>;
+  const auto sampled = [](auto plan) { return plan.samples_first_level; };
+  EXPECT_FALSE(sampled(bb::plan_sort<four_byte_keys>(std::size_t(1) << 16)));
+  EXPECT_FALSE(sampled(bb::plan_sort<four_byte_keys>(std::size_t(1) << 20)));
+  EXPECT_FALSE(sampled(bb::plan_sort<four_byte_keys>((std::size_t(1) << 20) + 1)));
+  EXPECT_TRUE(sampled(bb::plan_sort<four_byte_keys>(std::size_t(3) << 19)));
+  EXPECT_TRUE(sampled(bb::plan_sort<four_byte_keys>(std::size_t(1) << 28)));
+  EXPECT_FALSE(sampled(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 19)));
+  EXPECT_TRUE(sampled(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 20)));
+  EXPECT_EQ(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 24).first_bits, 8);
+  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>(std::size_t(1) << 16)));
+  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>(std::size_t(1) << 24)));
+  EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 24).first_bits, 11);
+}
+
 // The fillings do reach the lists' worst cases, so the test above can fail: a third of the
 // segment capacity is used by buckets that are just too big to be small.
 TEST(BucketLists, JustTooBigBucketsFillASizeableShareOfTheSegmentList) {
