@@ -17,17 +17,16 @@
 //
 // Only these rows and their CUB partners (names are matched by regex):
 //   --benchmark_filter='bucket_bitonic|cub_radix/(u32|f32|u64|f64|u64\+u32)/'
-// That also runs radix_bench.cu's uniform CUB rows below 2^20 (a few seconds). The u32 and
-// f32 rows alone, 100 bucket_bitonic and 110 cub_radix rows: about 4 minutes on an
-// H100/H200 (Google Benchmark's default 0.5 s of timed sorts per row, 0.7-1 s of wall time
-// each, plus generating and verifying each case once, about 1 s at 2^28), whatever
-// bucket_bitonic's speed, since the timed loop stops after 0.5 s. An estimate from CUB's
-// times and the harness, not yet a measurement. Memory at 2^28 keys: about 4 GiB (input,
-// work buffer, CUB's output and temp storage, 1 GiB each) plus bucket_bitonic's pool.
+// That also runs radix_bench.cu's uniform CUB rows below 2^20 (a few seconds). Measured: the
+// four types' rows at 2^20, 2^22, ..., 2^28 with their CUB partners and the copy rows, at
+// --benchmark_min_time=0.05 and 3 repetitions, took 250-285 s on an H100 and an H200 (the
+// runs behind bench/results/2026-11-25-*-bucket-bitonic-vs-cub.md); Google Benchmark's
+// default of 0.5 s of timed sorts per row takes longer. Memory at 2^28 keys of 8 bytes: about 8 GiB (input, work buffer, CUB's
+// output and temp storage, 2 GiB each) plus bucket_bitonic's pool.
 //
 // Verification, once per case: the keys must equal CUB's byte for byte. The sort is
-// unstable, but neither type has keys that are equal without being identical (no
-// distribution makes -0.0 or NaN), so the sorted sequence is unique.
+// unstable, but no type has keys that are equal without being identical (no distribution
+// makes -0.0 or NaN), so the sorted sequence is unique.
 
 #include "harness/sort_benchmark.cuh"
 #include "harness/sort_case.cuh"
