@@ -3,8 +3,8 @@
 //                        fits one sort unit, the unit list holds it directly)
 //   per partition level:
 //     segment_min_max    min and max ordered bits of every segment of the level
-//     choose_first_level_bits   (level 0, when n needs more bits than one level takes) its
-//                        bucket count, from a sample of the keys
+//     choose_first_level_bits   (level 0 of integer keys past the heavy-bucket limit,
+//                        buckets.cuh) its bucket count, from a sample of the keys
 //     bucket_histogram   each segment's keys counted per equal-width bucket
 //     plan_buckets       per segment: bucket starts, and the buckets' fate: small ones
 //                        packed into sort units, oversized ones to the next level as
