@@ -117,7 +117,7 @@ struct bucket_bitonic_knobs {
   int partition_items_per_thread = 0;  // and keys per thread
   int partition_exchange_bytes = 0;    // shared memory of a partition tile
   int scatter_blocks_per_multiprocessor = 0;  // register budget of the scatter
-  int first_bucket_bits = 0;           // at most 2^this buckets at the first level
+  int first_bucket_bits = 0;           // at most 2^this buckets per segment, any level
   int deeper_bucket_bits = 0;          // at least 2^this below it
   int target_buckets_per_unit = 0;     // a bucket averages at most a unit / this many keys
   int small_buckets_per_unit = 0;      // a small bucket holds at most a unit / this many

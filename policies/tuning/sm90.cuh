@@ -226,7 +226,8 @@ struct bucket_bitonic_tuning_sm90 final {
     // A segment is split into up to 2^first_bucket_bits buckets (the scatter keeps a counter
     // and a global offset per bucket in shared memory); below the first level into at least
     // 2^deeper_bucket_bits, so that each level narrows the range by that many bits and the
-    // recursion depth stays bounded.
+    // recursion depth stays bounded. Integer keys that need two levels split the first one
+    // more coarsely, as a sample of them allows (backends/bucket_bitonic/buckets.cuh).
     k.first_bucket_bits = 11;
     k.deeper_bucket_bits = 8;
     // Bucket sizes are fractions of a sort unit (unit_items keys: 4096 of 4 bytes, fewer for
