@@ -15,9 +15,12 @@
 //     thrust           thrust::sort / thrust::sort_by_key(thrust::cuda::par.on(s), ...)
 //   --benchmark_filter='^sort(_by_key)?/(par|par_pool|par_mallocasync|cub_radix|thrust)/'
 //   runs these (at even powers of two the CUB rows are radix_bench.cu's: the same names and data).
-//   sort/<par|cub_radix|thrust>/<u8|u16>/uniform/<n>, n = 2^20, 2^24, 2^28: narrow keys, which
-//   par sorts by counting from 2^16 keys up (backends/radix/counting_sort.cuh);
-//   --benchmark_filter='^sort/(par|cub_radix|thrust)/u(8|16)/' runs these only.
+//   sort/<par|cub_radix|thrust>/<u8|u16|f16|bf16>/uniform/<n> and
+//   sort_by_key/.../<u8|u16>+u32/uniform/<n>, n = 2^16, 2^20, 2^22, 2^24, 2^26, 2^28: narrow
+//   keys; par counts integer keys without values (u8 from 2^16, u16 from 2^22:
+//   backends/radix/counting_sort.cuh), the rest take its one-sweep passes;
+//   --benchmark_filter='^sort(_by_key)?/(par|cub_radix|thrust)/(u8|u16|f16|bf16)[/+]' runs
+//   these only.
 //   copy/cuda_memcpy/u32/uniform/<n>: the device-to-device copy every result is set against.
 //   host/<par|cub_radix>/u32/uniform/<n>: host time of one call (n = 2^10 and 2^20).
 //   sweep/<strategy>/<type>/uniform/<n>: gpusort::par_pinned<strategy> without an allocator for
@@ -85,15 +88,16 @@ void register_par_type(bench_context& context, int max_log2, bool cub_in_radix_b
       cub_in_radix_bench);
 }
 
-// Narrow keys (keys only): gpusort::par as a user calls it (no allocator), CUB and
-// thrust::sort, at 2^16, 2^20, 2^22, 2^24 and 2^28 (the counting sort starts at 2^22 for u8,
-// 2^24 for u16; below, the one-sweep passes run).
-template <class Key>
+// Narrow keys (8 and 16 bits, keys only or with u32 values): gpusort::par as a user calls it
+// (no allocator), CUB and thrust::sort, at 2^16, 2^20, 2^22, 2^24, 2^26 and 2^28 (the
+// counting sort takes integer keys without values from 2^16 for u8, 2^22 for u16; the rest
+// run the one-sweep passes).
+template <class Key, class Value = keys_only>
 void register_narrow_type(bench_context& context, int max_log2) {
   std::vector<std::size_t> sizes;
-  for (int log2 : {16, 20, 22, 24, 28})
+  for (int log2 : {16, 20, 22, 24, 26, 28})
     if (log2 <= max_log2) sizes.push_back(std::size_t(1) << log2);
-  register_par_rows<Key>(context, sizes, {plain_call, cub_call, thrust_call}, false);
+  register_par_rows<Key, Value>(context, sizes, {plain_call, cub_call, thrust_call}, false);
 }
 
 
@@ -208,6 +212,10 @@ void register_par_benchmarks(bench_context& context, int max_log2) {
   register_par_type<std::uint64_t, std::uint32_t>(context, max_log2, true);
   register_narrow_type<std::uint8_t>(context, max_log2);
   register_narrow_type<std::uint16_t>(context, max_log2);
+  register_narrow_type<__half>(context, max_log2);
+  register_narrow_type<__nv_bfloat16>(context, max_log2);
+  register_narrow_type<std::uint8_t, std::uint32_t>(context, max_log2);
+  register_narrow_type<std::uint16_t, std::uint32_t>(context, max_log2);
   register_sweep_type<std::uint32_t>(context);
   register_sweep_type<std::uint64_t>(context);
   register_sweep_type<std::uint32_t, std::uint32_t>(context);

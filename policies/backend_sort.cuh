@@ -92,7 +92,9 @@ void run_par_strategy(par_strategy strategy,
       radix::sort<radix_tuning_small_tiles_sm90>(request);
       return;
     // Where the buckets' clusters cannot run or n is too large for them here, the small tiles.
+    // Narrow keys are counted from the counting sort's threshold on, as in radix::sort.
     case par_strategy::msd_buckets:
+      if (radix::sort_by_counting_if_narrow<radix_tuning_small_tiles_sm90>(request)) return;
       if (!radix::sort_by_msd_buckets<radix_tuning_small_tiles_sm90,
                                       cluster_tiling_buckets_sm90>(request))
         radix::sort<radix_tuning_small_tiles_sm90>(request);

@@ -1,11 +1,14 @@
 // Kernels of the counting sort of narrow keys (keys only: integer, character and bool keys of
 // at most 16 bits, whose equal keys are equal bit for bit). In launch order:
 //   count_values  one read of the keys counts each value (its ordered bits: the bin) in a
-//                 shared-memory histogram per block, and writes the block's counts out
-//   sum_bins      per group of bins: each bin's count over all blocks, its offset inside the
-//                 group (exclusive scan); the last block to finish scans the groups' totals
+//                 shared-memory histogram per block, and writes the block's counts out (at
+//                 most 256 bins: adds them to the global counts)
+//   sum_bins      (more than 256 bins) per group of bins: each bin's count over all blocks,
+//                 its offset inside the group (exclusive scan); the last block to finish
+//                 scans the groups' totals
 //   fill_values   every output position gets the value of the bin that holds it: each thread
-//                 writes 16 bytes, so the work is the same whatever the keys
+//                 writes 16 bytes, so the work is the same whatever the keys (at most 256
+//                 bins: each block scans the global counts itself, in shared memory)
 // About 2 bytes moved per byte of keys (one read, one write), where an LSD radix sort moves
 // each key 3 times per pass.
 #pragma once
@@ -38,22 +41,30 @@ struct counting_shape {
 
   static constexpr int count_threads = CountThreads;
   static constexpr int count_vectors = CountVectors;
-  // Each warp lane its own copy of a narrow histogram: lanes of one warp never add to the
-  // same counter, and (bins x 32 + lane layout) at most two of them meet on a bank.
+  // Narrow histograms (at most LanePrivateMaxBins bins): each warp lane its own copy of 32-bit
+  // counters, counter bin x 32 + lane, so that a warp's adds fall on 32 different banks
+  // whatever the keys; none returns a value (a fire-and-forget shared reduction), none ever
+  // fills up (a block counts fewer than 2^32 keys: the host gives it no more). The block's
+  // counts go straight into the global counts, and the fill scans those itself: no sum_bins.
+  // Wider ones (u16): one copy of 16-bit counters, two to a word (65536 bins in 128 KB),
+  // flushed into the global counts as they fill up (counting_layout.cuh).
   static constexpr bool lane_private = bins <= std::size_t(LanePrivateMaxBins);
   static constexpr int copies = lane_private ? 32 : 1;
-  static constexpr std::size_t histogram_bytes = bins * copies * 2;  // 16-bit counters
-  // A block's count of a bin, written out for sum_bins: below 2^15 per counter (the rest went
-  // to the global count as it filled up), so 16 bits for one copy, 32 for 32.
-  using block_count_t = std::conditional_t<lane_private, std::uint32_t, std::uint16_t>;
-  // The most keys one counter gets between two barriers of count_values: one step of the
-  // threads that share it, and the head and tail keys in the first step.
+  static constexpr int counter_bytes = lane_private ? 4 : 2;
+  static constexpr std::size_t histogram_bytes = bins * copies * counter_bytes;
+  // A block's count of a bin, written out for sum_bins (16-bit counters): below 2^15 (the
+  // rest went to the global count as it filled up).
+  using block_count_t = std::uint16_t;
+  // The most keys one 16-bit counter gets between two barriers of count_values: one step of
+  // the block, and the head and tail keys in the first step.
   static constexpr std::size_t step_increments =
-      std::size_t(count_threads / (lane_private ? 32 : 1)) * count_vectors * keys_per_vector +
-      2 * keys_per_vector;
-  static_assert(step_increments <= max_step_increments,
+      std::size_t(count_threads) * count_vectors * keys_per_vector + 2 * keys_per_vector;
+  static_assert(lane_private || step_increments <= max_step_increments,
                 "gpusort: counting sort: too many keys per count step for 16-bit counters; give "
                 "count_threads x count_vectors_per_thread fewer keys");
+  static_assert(!lane_private || bins <= 256,
+                "gpusort: counting sort: lane-private histograms are scanned by one fill block "
+                "of at least 256 threads: lane_private_max_bins at most 256");
   static_assert(count_threads % 32 == 0 && count_threads >= 2 * keys_per_vector,
                 "gpusort: counting sort: count_threads must be whole warps, at least 32");
 
@@ -72,6 +83,9 @@ struct counting_shape {
   static constexpr int fill_tile_vectors = fill_threads * fill_vectors;
   static_assert(fill_threads >= 2 * keys_per_vector && fill_threads % 64 == 0,
                 "gpusort: counting sort: fill_threads must be whole pairs of warps");
+  static_assert(!lane_private || std::size_t(fill_threads) >= bins,
+                "gpusort: counting sort: a fill block scans a lane-private histogram's bins, one "
+                "per thread: fill_threads at least lane_private_max_bins");
 
   __host__ __device__ static constexpr std::size_t bin_group(std::size_t bin) {
     return bin / std::size_t(group_bins);
@@ -97,6 +111,14 @@ __device__ __forceinline__ Key key_in_vector(const uint4& vector, int k) {
   const unsigned words[4] = {vector.x, vector.y, vector.z, vector.w};
   const unsigned raw = words[k / per_word] >> ((k % per_word) * 8 * int(sizeof(Key)));
   return detail::bit_cast<Key>(raw_key_bits_t<Key>(raw));
+}
+
+// A vector whose keys are all `key`.
+template <class Key>
+__device__ __forceinline__ uint4 vector_of_one_key(Key key) {
+  constexpr unsigned replicate = sizeof(Key) == 1 ? 0x01010101u : 0x00010001u;
+  const unsigned word = unsigned(detail::bit_cast<raw_key_bits_t<Key>>(key)) * replicate;
+  return make_uint4(word, word, word, word);
 }
 
 template <class Key>
@@ -128,8 +150,11 @@ struct slice_histogram {
   // Adds a run of `length` keys of one bin (if the bin is in this slice).
   __device__ __forceinline__ void add(unsigned bin, unsigned length) const {
     if ((bin >> slice_shift) != slice) return;
-    const unsigned lane = Shape::lane_private ? threadIdx.x % 32 : 0;
-    const counter_place place = place_of_counter(local_bin(bin) * Shape::copies + lane);
+    if constexpr (Shape::lane_private) {
+      atomicAdd(&words[local_bin(bin) * Shape::copies + threadIdx.x % 32], length);
+      return;
+    }
+    const counter_place place = place_of_counter(local_bin(bin));
     const unsigned before =
         (atomicAdd(&words[place.word], length << place.shift) >> place.shift) & 0xFFFFu;
     if (crosses_flush_threshold(before, length)) {
@@ -138,7 +163,15 @@ struct slice_histogram {
     }
   }
 
+  // Adds one key of `bin` to this lane's copy (lane-private histograms: never full, no slices
+  // but one, which the host checks).
+  __device__ __forceinline__ void add_one(unsigned bin) const {
+    static_assert(Shape::lane_private, "add_one: lane-private histograms only");
+    atomicAdd(&words[bin * Shape::copies + threadIdx.x % 32], 1u);
+  }
+
   __device__ __forceinline__ unsigned counter(unsigned index) const {
+    if constexpr (Shape::lane_private) return words[index];
     const counter_place place = place_of_counter(index);
     return (words[place.word] >> place.shift) & 0xFFFFu;
   }
@@ -168,10 +201,11 @@ struct run_counter {
 };
 
 // Counts the keys of one slice of the bins (blockIdx.y) over a grid-stride share of the
-// vectors (blockIdx.x), then writes the block's count of each bin of the slice to
-// block_counts[blockIdx.x][bin]. Each step loads the next step's vectors before counting its
-// own, and ends with a barrier (which bounds the counters: counting_layout.cuh).
-// Shared memory: the slice's histogram, (bins >> slice bits) x copies 16-bit counters.
+// vectors (blockIdx.x), then adds the block's count of each bin to global_counts[bin]
+// (lane-private histograms) or writes it to block_counts[blockIdx.x][bin] (16-bit counters).
+// Each step loads the next step's vectors before counting its own; with 16-bit counters it
+// ends with a barrier (which bounds the counters: counting_layout.cuh).
+// Shared memory: the slice's histogram, (bins >> slice bits) x copies counters.
 // (One block per SM in the launch bounds: without it ptxas spilled the u16 kernel at 32
 // registers.)
 template <class Shape>
@@ -188,7 +222,7 @@ __global__ void __launch_bounds__(Shape::count_threads, 1)
   const slice_histogram<Shape> histogram{histogram_words, blockIdx.y,
                                          Shape::value_bits - slice_bits, global_counts};
   const unsigned slice_bins = unsigned(Shape::bins >> slice_bits);
-  const unsigned words = slice_bins * Shape::copies / 2;
+  const unsigned words = unsigned(slice_bins * Shape::copies * Shape::counter_bytes / 4);
   for (unsigned w = threadIdx.x; w < words; w += threads) histogram_words[w] = 0;
   __syncthreads();
 
@@ -213,32 +247,53 @@ __global__ void __launch_bounds__(Shape::count_threads, 1)
   for (; step_begin < split.vectors; step_begin += stride) {
     uint4 next[vectors_per_thread];
     if (step_begin + stride < split.vectors) load(step_begin + stride, next);
-    run_counter run;
+    if constexpr (Shape::lane_private) {
+      // One add per key, none merged into runs: a lane's counters are its own within the
+      // warp, so equal keys cost no more than any others (and the run test costs time).
 #pragma unroll
-    for (int j = 0; j < vectors_per_thread; ++j) {
-      if (step_begin + std::size_t(j) * threads + threadIdx.x >= split.vectors) continue;
+      for (int j = 0; j < vectors_per_thread; ++j) {
+        if (step_begin + std::size_t(j) * threads + threadIdx.x >= split.vectors) continue;
 #pragma unroll
-      for (int k = 0; k < keys_per_vector; ++k)
-        run.next(bin_of(key_in_vector<Key>(current[j], k)), histogram);
+        for (int k = 0; k < keys_per_vector; ++k)
+          histogram.add_one(bin_of(key_in_vector<Key>(current[j], k)));
+      }
+    } else {
+      run_counter run;
+#pragma unroll
+      for (int j = 0; j < vectors_per_thread; ++j) {
+        if (step_begin + std::size_t(j) * threads + threadIdx.x >= split.vectors) continue;
+#pragma unroll
+        for (int k = 0; k < keys_per_vector; ++k)
+          run.next(bin_of(key_in_vector<Key>(current[j], k)), histogram);
+      }
+      run.finish(histogram);
     }
-    run.finish(histogram);
-    __syncthreads();  // every counter below the threshold again before the next step
+    // 16-bit counters: every one below the threshold again before the next step.
+    if constexpr (!Shape::lane_private) __syncthreads();
 #pragma unroll
     for (int j = 0; j < vectors_per_thread; ++j) current[j] = next[j];
   }
 
-  // The block's count of each bin, over its copies. Lane-private copies: a thread sums the 32
-  // counters of one bin, starting at a different one per thread so that the reads spread over
-  // the banks. (The barrier: a block with no step has only counted head and tail keys.)
+  // The block's count of each bin. Lane-private copies: a thread sums the 32 counters of one
+  // bin, starting at a different one per thread so that the reads spread over the banks, and
+  // adds the sum to the global count. (The barrier: a block with no step has only counted
+  // head and tail keys.)
   __syncthreads();
-  typename Shape::block_count_t* row =
-      block_counts + std::size_t(blockIdx.x) * Shape::bins + std::size_t(blockIdx.y) * slice_bins;
-  for (unsigned b = threadIdx.x; b < slice_bins; b += threads) {
-    unsigned count = 0;
+  if constexpr (Shape::lane_private) {
+    for (unsigned b = threadIdx.x; b < slice_bins; b += threads) {
+      unsigned count = 0;
 #pragma unroll
-    for (int c = 0; c < Shape::copies; ++c)
-      count += histogram.counter(b * Shape::copies + (unsigned(c) + b) % Shape::copies);
-    row[b] = typename Shape::block_count_t(count);
+      for (int c = 0; c < Shape::copies; ++c)
+        count += histogram.counter(b * Shape::copies + (unsigned(c) + b) % Shape::copies);
+      if (count != 0)
+        atomicAdd(&global_counts[(blockIdx.y << histogram.slice_shift) + b],
+                  static_cast<unsigned long long>(count));
+    }
+  } else {
+    typename Shape::block_count_t* row = block_counts + std::size_t(blockIdx.x) * Shape::bins +
+                                         std::size_t(blockIdx.y) * slice_bins;
+    for (unsigned b = threadIdx.x; b < slice_bins; b += threads)
+      row[b] = typename Shape::block_count_t(histogram.counter(b));
   }
 }
 
@@ -295,21 +350,34 @@ __global__ void __launch_bounds__(Shape::sum_threads)
 // Each block writes fill_tile_vectors whole vectors of the output; block 0 also the head and
 // tail keys. A vector's keys take the value of the bin holding each position: a binary search
 // over the bins' starts, narrowed to the bins of the block's own positions (found once per
-// block), and only where a position passes the end of the bin before it.
+// block), and only where a position passes the end of the bin before it. The starts: with
+// lane-private histograms, each block's exclusive scan of the bins' totals (bin_totals) in
+// shared memory; else group_starts[group] + bin_offsets[bin] from sum_bins.
 template <class Shape>
 __global__ void __launch_bounds__(Shape::fill_threads)
     fill_values(typename Shape::key_type* keys, std::size_t n, vector_split split,
-                typename Shape::bits_type flip, const unsigned long long* bin_offsets,
-                const unsigned long long* group_starts) {
+                typename Shape::bits_type flip, const unsigned long long* bin_totals,
+                const unsigned long long* bin_offsets, const unsigned long long* group_starts) {
   using Key = typename Shape::key_type;
   using bits_type = typename Shape::bits_type;
   constexpr int threads = Shape::fill_threads;
   constexpr std::size_t last_bin = Shape::bins - 1;
   __shared__ std::size_t block_bins[2];  // the bins of the block's first and last position
+  __shared__ unsigned long long scanned_starts[Shape::lane_private ? Shape::bins : 1];
 
+  if constexpr (Shape::lane_private) {
+    using scan_t = cub::BlockScan<unsigned long long, threads>;
+    __shared__ typename scan_t::TempStorage scan_storage;
+    const unsigned long long total = threadIdx.x < Shape::bins ? bin_totals[threadIdx.x] : 0;
+    unsigned long long bin_start = 0;
+    scan_t(scan_storage).ExclusiveSum(total, bin_start);
+    if (threadIdx.x < Shape::bins) scanned_starts[threadIdx.x] = bin_start;
+    __syncthreads();
+  }
   const auto start = [&](std::size_t bin) -> unsigned long long {
     if (bin > last_bin) return n;
-    return __ldg(&group_starts[Shape::bin_group(bin)]) + __ldg(&bin_offsets[bin]);
+    if constexpr (Shape::lane_private) return scanned_starts[bin];
+    else return __ldg(&group_starts[Shape::bin_group(bin)]) + __ldg(&bin_offsets[bin]);
   };
   const auto value_of = [flip](std::size_t bin) {
     return radix_key_traits<Key>::decode(bits_type(bits_type(bin) ^ flip));
@@ -337,6 +405,11 @@ __global__ void __launch_bounds__(Shape::fill_threads)
       const std::size_t first = split.head + v * Shape::keys_per_vector;
       std::size_t bin = bin_of_position(start, low, high, first);
       unsigned long long bin_end = start(bin + 1);
+      // Mostly the whole vector is one bin's: its keys in one go, not one by one.
+      if (first + Shape::keys_per_vector <= bin_end) {
+        vectors[v] = vector_of_one_key(value_of(bin));
+        continue;
+      }
       vector_builder<Key> out;
 #pragma unroll
       for (int k = 0; k < Shape::keys_per_vector; ++k) {

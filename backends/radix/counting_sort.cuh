@@ -2,7 +2,8 @@
 // character and bool keys of at most 16 bits (is_narrow_integer_key_v). Equal keys are equal
 // bit for bit, so the sorted output is each value, in order, as many times as it occurs: one
 // read of the keys counts them, one write of the output fills them in, in place. The result
-// is exactly what a stable sort gives. One memset and three launches, whatever n.
+// is exactly what a stable sort gives. One memset and three launches (two for at most 256
+// bins), whatever n.
 #pragma once
 
 #include <gpusort/detail/device_facts.cuh>
@@ -48,6 +49,12 @@ const counting_launch& counting_launch_on_current_device() {
                                   : std::size_t(HistogramSharedBytes);
     counting_launch launch;
     launch.slice_bits = histogram_slice_bits(Shape::histogram_bytes, limit);
+    // count_values adds lane-private counts without a slice test (add_one).
+    if (Shape::lane_private && launch.slice_bits > 0)
+      detail::throw_usage_error("counting sort: a lane-private histogram of " +
+                                std::to_string(Shape::histogram_bytes) +
+                                " bytes does not fit one block's shared memory (" +
+                                std::to_string(limit) + " bytes)");
     if (launch.slice_bits < 0)
       detail::throw_usage_error("counting sort: no slice of the histogram fits " +
                                 std::to_string(limit) + " bytes of shared memory");
@@ -87,9 +94,11 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request) {
   const counting_launch& launch =
       counting_launch_on_current_device<shape, Tuning::knobs.counting.histogram_shared_bytes>();
   const std::size_t slice_bins = shape::bins >> launch.slice_bits;
-  const std::size_t count_blocks = count_blocks_per_slice(
+  std::size_t count_blocks = count_blocks_per_slice(
       n, std::size_t(Tuning::knobs.counting.count_keys_per_bin) * slice_bins,
       launch.resident_blocks_per_slice);
+  // Lane-private 32-bit counters: no block counts 2^32 keys.
+  if (shape::lane_private && (n >> 31) >= count_blocks) count_blocks = (n >> 31) + 1;
   const vector_split split =
       split_into_vectors(reinterpret_cast<std::uintptr_t>(keys), n, int(sizeof(Key)));
 
@@ -98,9 +107,13 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request) {
   storage_plan layout;
   const std::size_t counts_at = layout.reserve<unsigned long long>(shape::bins);
   const std::size_t done_at = layout.reserve<unsigned int>(1);
-  const std::size_t block_counts_at = layout.reserve<block_count_t>(count_blocks * shape::bins);
-  const std::size_t offsets_at = layout.reserve<unsigned long long>(shape::bins);
-  const std::size_t group_starts_at = layout.reserve<unsigned long long>(shape::groups);
+  // sum_bins' inputs and outputs (lane-private histograms need none: count_values adds into
+  // the global counts, and fill_values scans them).
+  const std::size_t summed_bins = shape::lane_private ? 0 : shape::bins;
+  const std::size_t block_counts_at = layout.reserve<block_count_t>(count_blocks * summed_bins);
+  const std::size_t offsets_at = layout.reserve<unsigned long long>(summed_bins);
+  const std::size_t group_starts_at =
+      layout.reserve<unsigned long long>(shape::lane_private ? 0 : shape::groups);
   temporary_storage storage(request.allocator, layout.total_bytes(), stream);
 
   auto* global_counts = storage.at<unsigned long long>(counts_at);
@@ -116,12 +129,14 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request) {
   count_values<shape><<<count_grid, shape::count_threads, launch.shared_bytes, stream>>>(
       keys, split, flip, launch.slice_bits, global_counts, block_counts);
   detail::check_launch("counting sort: count_values");
-  sum_bins<shape><<<unsigned(shape::groups), shape::sum_threads, 0, stream>>>(
-      block_counts, count_blocks, global_counts, bin_offsets, group_starts, groups_done);
-  detail::check_launch("counting sort: sum_bins");
+  if constexpr (!shape::lane_private) {
+    sum_bins<shape><<<unsigned(shape::groups), shape::sum_threads, 0, stream>>>(
+        block_counts, count_blocks, global_counts, bin_offsets, group_starts, groups_done);
+    detail::check_launch("counting sort: sum_bins");
+  }
   const std::size_t fill_blocks = tile_count(split.vectors, shape::fill_tile_vectors);
   fill_values<shape><<<unsigned(fill_blocks > 0 ? fill_blocks : 1), shape::fill_threads, 0,
-                       stream>>>(keys, n, split, flip, bin_offsets, group_starts);
+                       stream>>>(keys, n, split, flip, global_counts, bin_offsets, group_starts);
   detail::check_launch("counting sort: fill_values");
 }
 

@@ -138,14 +138,12 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
                  stream);
 }
 
-// Sorts the request's keys (and values alongside, unless Value is no_values) by the key's
-// radix order, reversed for a descending comparator. Stable even where the request need not
-// be. Enqueued on the request's stream, no synchronisation. Narrow integer keys without
-// values are counted, not moved (from the knobs' counting.min_keys[_per_bin]): their equal keys are
-// equal bit for bit, so the counting sort's output is the stable sort's, for about 2 bytes
-// of traffic per byte of keys.
+// Narrow integer keys without values, from the knobs' counting.min_keys and min_keys_per_bin
+// on: sorted by counting (counting_sort.cuh); true where it ran, false (nothing done) where
+// not. Their equal keys are equal bit for bit, so the counting sort's output is the stable
+// sort's, for about 2 bytes of traffic per byte of keys.
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
-void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+bool sort_by_counting_if_narrow(const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (is_narrow_integer_key_v<Key> && !has_values_v<Value>) {
     constexpr std::size_t bins = std::size_t(1) << radix_key_traits<Key>::bits;
     const std::size_t per_bin = Tuning::knobs.counting.min_keys_per_bin * bins;
@@ -154,9 +152,19 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
                                   : Tuning::knobs.counting.min_keys;
     if (request.count >= least) {
       counting_sort<Tuning>(request);
-      return;
+      return true;
     }
   }
+  return false;
+}
+
+// Sorts the request's keys (and values alongside, unless Value is no_values) by the key's
+// radix order, reversed for a descending comparator. Stable even where the request need not
+// be. Enqueued on the request's stream, no synchronisation. Narrow integer keys without
+// values are counted, not moved, from the knobs' thresholds on (sort_by_counting_if_narrow).
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+  if (sort_by_counting_if_narrow<Tuning>(request)) return;
   onesweep_sort<Tuning>(request);
 }
 

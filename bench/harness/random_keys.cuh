@@ -7,6 +7,8 @@
 #include "cuda_check.cuh"
 #include "struct_key.cuh"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -95,6 +97,16 @@ __device__ inline std::uint8_t uniform_key(std::uint64_t bits, std::uint8_t*) {
 }
 __device__ inline std::uint16_t uniform_key(std::uint64_t bits, std::uint16_t*) {
   return static_cast<std::uint16_t>(bits >> 48);
+}
+// Half precision: uniform in [-60000, 60000) (f16's finite range reaches 65504), rounded to
+// the nearest; never NaN, never -0.0 (24 random bits: the one zero is +0.0).
+__device__ inline __half uniform_key(std::uint64_t bits, __half*) {
+  const float unit = static_cast<float>(bits >> 40) * 0x1p-24f;
+  return __float2half_rn(-6.0e4f + 1.2e5f * unit);
+}
+__device__ inline __nv_bfloat16 uniform_key(std::uint64_t bits, __nv_bfloat16*) {
+  const float unit = static_cast<float>(bits >> 40) * 0x1p-24f;
+  return __float2bfloat16_rn(-6.0e4f + 1.2e5f * unit);
 }
 __device__ inline float uniform_key(std::uint64_t bits, float*) {
   const float unit = static_cast<float>(bits >> 40) * 0x1p-24f;  // 24 random bits in [0, 1)

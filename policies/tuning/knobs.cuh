@@ -33,8 +33,9 @@ struct counting_knobs {
   // A count block takes at least this many keys per bin of its histogram: writing out and
   // summing its histogram costs about as much as reading that many keys per bin.
   int count_keys_per_bin = 0;
-  // Histograms of at most this many bins get a copy per warp lane (no two lanes share a
-  // counter); wider ones one copy per block.
+  // Histograms of at most this many bins (at most 256) get a copy of 32-bit counters per
+  // warp lane (no two lanes of a warp share a counter or a bank) and need no sum_bins launch;
+  // wider ones one copy of 16-bit counters per block.
   int lane_private_max_bins = 0;
   // The most shared memory one count block's histogram may take; wider histograms are cut
   // into slices (each read of the keys counts one slice). Also capped by the device.

@@ -53,27 +53,27 @@ struct radix_tuning_sm90 final {
     // even share; uniform keys' largest bucket of 2^22 is 3 % over it, of 2^17 16 %.
     k.bucket_headroom_percent = 25;
     // Keys-only sorts of integer, character and bool keys of at most 16 bits count every
-    // value instead (backends/radix/counting_sort.cuh). Not measured yet; chosen by reasoning:
+    // value instead (backends/radix/counting_sort.cuh).
     // - count: 1024 threads x 2 loads of 16 bytes (32 u8 or 16 u16 keys per thread and step,
     //   the next step's loads in flight while this one counts). A u16 histogram takes 128 KB
-    //   (65536 16-bit counters), so one block per SM: 1024 threads x 32 bytes = 32 KB in
-    //   flight per SM, about what an H200 SM's share of bandwidth (36 GB/s) needs at ~1 us
-    //   latency. Its 16-bit counters are flushed at 2^15, so a block counts at most 2^15
-    //   keys per counter between two barriers (asserted).
-    // From 2^22 keys and 256 keys per bin (8-bit keys from 2^22, 16-bit from 2^24). Counting
-    // against CUB, bench/results/2026-11-24-{h100,h200}-par-vs-cub.md: u8 0.93x at 2^20
-    // (H100), 1.64x at 2^22 (H200), 2.0x at 2^24; u16 0.33x at 2^20 (H100), 0.62x at 2^22
-    // (H200: 64 keys per bin), 1.40x at 2^24; at 2^28 2.7x and 4.1x.
-    k.counting.min_keys = std::size_t(1) << 22;
-    k.counting.min_keys_per_bin = 256;
+    //   (65536 16-bit counters), so one block per SM. Its 16-bit counters are flushed at
+    //   2^15, so a block counts at most 2^15 keys per counter between two barriers (asserted).
+    //   1 or 4 loads per thread, 512 threads: within 3 % (H100, u8, 2^22-2^28).
+    // From 2^16 keys and 64 keys per bin: u8 from 2^16, u16 from 2^22. H100, u8 counted /
+    // par's other strategies, ratio to CUB: 2^16 1.30-1.53 / 1.25-1.39, 2^19 1.49-1.56 /
+    // 0.88-0.90, 2^21 2.39-2.51 / 0.99-1.04 (2^14: 0.80 / 2.05, the cluster sort); u16 (one
+    // count block per 65536 keys) 2^22 1.30 / 1.17-1.21, 2^23 1.71 / 1.17, 2^21 and below
+    // the one-sweep passes (bench/results/NOTES.md).
+    k.counting.min_keys = std::size_t(1) << 16;
+    k.counting.min_keys_per_bin = 64;
     k.counting.count_threads = 1024;
     k.counting.count_vectors_per_thread = 2;
-    // A block writes out its histogram (u16: 128 KB) and the sum reads it back: with at least
-    // 8 keys per bin (u16: 2^19 keys, 1 MB) that is at most a quarter of the block's reads.
-    // So 2^24 u16 keys take 32 count blocks, 2^28 one per SM.
-    k.counting.count_keys_per_bin = 8;
-    // u8 and bool: a copy of the 256 bins per warp lane (16 KB of 16-bit counters) leaves
-    // two lanes at most on one shared-memory bank whatever the keys (all equal included).
+    // A block writes out its histogram (u16: 128 KB) and the sum reads it back: one count
+    // block per 65536 keys (so 2^24 u16 keys take 132 blocks, one per SM) left 2^24 1.41 ->
+    // 2.21x CUB, 2^22 0.63 -> 1.30x; 8 keys per bin (32 blocks at 2^24) had too few SMs reading.
+    k.counting.count_keys_per_bin = 1;
+    // u8 and bool: a copy of the 256 bins per warp lane (32 KB of 32-bit counters): a warp's
+    // 32 adds fall on 32 banks whatever the keys (all equal included).
     k.counting.lane_private_max_bins = 256;
     // u16: all 65536 counters in one block (sm_90 opts in to 227 KB), one read of the keys.
     k.counting.histogram_shared_bytes = 128 * 1024;
@@ -81,7 +81,8 @@ struct radix_tuning_sm90 final {
     // groups' totals.
     k.counting.group_bins = 256;
     // fill: 256 threads x 4 stores of 16 bytes (16 KB per block), so that the block's two
-    // binary searches for its first and last bin are paid once per 16 KB written.
+    // binary searches for its first and last bin are paid once per 16 KB written. 2 stores:
+    // the same; 8 or 16 were slower where a vector was still built key by key (H100, u8).
     k.counting.fill_threads = 256;
     k.counting.fill_vectors_per_thread = 4;
     return k;

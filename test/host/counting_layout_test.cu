@@ -159,14 +159,17 @@ TEST(CountingLayout, ShapesOfTheBuiltInTuning) {
   using u16_shape = radix::counting_shape_t<gpusort::radix_tuning_sm90, std::uint16_t>;
   using bool_shape = radix::counting_shape_t<gpusort::radix_tuning_sm90, bool>;
   EXPECT_EQ(u8_shape::bins, 256u);
-  EXPECT_EQ(u8_shape::copies, 32);  // a copy per lane: 16 KB
-  EXPECT_EQ(u8_shape::histogram_bytes, 16u * 1024);
+  EXPECT_TRUE(u8_shape::lane_private);
+  EXPECT_EQ(u8_shape::copies, 32);  // a copy of 32-bit counters per lane: 32 KB
+  EXPECT_EQ(u8_shape::histogram_bytes, 32u * 1024);
   EXPECT_EQ(u8_shape::groups, 1);
   EXPECT_EQ(u16_shape::bins, 65536u);
+  EXPECT_FALSE(u16_shape::lane_private);
   EXPECT_EQ(u16_shape::copies, 1);
   EXPECT_EQ(u16_shape::histogram_bytes, 128u * 1024);
   EXPECT_EQ(u16_shape::groups, 256);
   EXPECT_EQ(bool_shape::bins, 2u);
+  EXPECT_TRUE(bool_shape::lane_private);
   EXPECT_EQ(bool_shape::group_bins, 2);
   EXPECT_EQ(bool_shape::sum_threads, 32);
   // Both built-in radix tunings share one compiled counting sort.
