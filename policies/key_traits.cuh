@@ -143,6 +143,19 @@ template <>
 struct radix_key_traits<__nv_bfloat16>
     : detail::ieee_radix_traits<__nv_bfloat16, std::uint16_t, 7, 8> {};
 
+// 16-bit floating-point keys (__half, __nv_bfloat16): 65536 values, and keys with equal sort
+// bits are equal bit for bit except in two classes, zeros (-0.0 and +0.0) and NaNs (any
+// payload). A keys-only sort counts them too, and writes each class's one bit pattern; where
+// a class holds two patterns (the stable order then needs the input's order of them), the
+// count says so and the one-sweep passes sort instead (counting_sort.cuh).
+template <class Key>
+inline constexpr bool is_half_float_key_v =
+    std::is_same_v<Key, __half> || std::is_same_v<Key, __nv_bfloat16>;
+
+// The keys the counting sort takes (keys only).
+template <class Key>
+inline constexpr bool is_counted_key_v = is_narrow_integer_key_v<Key> || is_half_float_key_v<Key>;
+
 // ---------------------------------------------------------------------------------------
 // User keys made of radix-sortable members, most significant member first:
 //

@@ -1,5 +1,6 @@
 // Kernels of the counting sort of narrow keys (keys only: integer, character and bool keys of
-// at most 16 bits, whose equal keys are equal bit for bit). In launch order:
+// at most 16 bits, whose equal keys are equal bit for bit, and 16-bit floats, whose are but
+// for zeros and NaNs: class_patterns). In launch order:
 //   count_values  one read of the keys counts each value (its ordered bits: the bin) in a
 //                 shared-memory histogram per block, and writes the block's counts out (at
 //                 most 256 bins: adds them to the global counts)
@@ -36,6 +37,9 @@ struct counting_shape {
   using traits = radix_key_traits<Key>;
   using bits_type = typename traits::bits_type;
   static constexpr int value_bits = traits::bits;  // 1 (bool), 8 or 16
+  // 16-bit floats: two classes of keys share a bin each without sharing their bits (zeros,
+  // NaNs): count_values notes each class's bit pattern (class_patterns).
+  static constexpr bool has_classes = is_half_float_key_v<Key>;
   static constexpr std::size_t bins = std::size_t(1) << value_bits;
   static constexpr int keys_per_vector = counting_vector_bytes / int(sizeof(Key));
 
@@ -134,6 +138,45 @@ struct vector_builder {
   }
 };
 
+// What count_values saw of 16-bit float keys' two classes (zeros: -0.0 and +0.0; NaNs: any
+// payload), in device memory that starts zeroed: per class 0 (no key of it) or its bit
+// pattern + 1, and `mixed` set where a class holds two patterns. Then the counting sort's
+// output is not the stable sort's (which keeps those keys in input order): fill_values
+// leaves the keys alone and the one-sweep passes sort them (gated on `mixed`).
+struct class_patterns {
+  unsigned seen[2];
+  unsigned mixed;
+};
+
+// A thread's view of the classes while it counts: registers, merged at the end of the block.
+template <class Key>
+struct class_tracker {
+  using traits = radix_key_traits<Key>;
+  unsigned zeros = 0, nans = 0;
+  bool mixed = false;
+
+  __device__ __forceinline__ void note(const Key& key) {
+    const unsigned raw = detail::bit_cast<std::uint16_t>(key);
+    const unsigned magnitude = raw & traits::magnitude_mask;
+    if (magnitude != 0 && magnitude <= traits::infinity_bits) return;  // every other key
+    const unsigned tag = raw + 1;
+    if (magnitude == 0) {
+      mixed |= zeros != 0 && zeros != tag;
+      zeros = tag;
+    } else {
+      mixed |= nans != 0 && nans != tag;
+      nans = tag;
+    }
+  }
+};
+
+// Adds a pattern (0: none) to a class's record; returns whether the record held another.
+__device__ __forceinline__ bool merge_pattern(unsigned* record, unsigned pattern) {
+  if (pattern == 0) return false;
+  const unsigned before = atomicCAS(record, 0u, pattern);
+  return before != 0 && before != pattern;
+}
+
 // One block's histogram of the bins of its slice, packed 16-bit counters in dynamic shared
 // memory: counter (bin - first bin of the slice) * copies + lane % copies.
 template <class Shape>
@@ -213,7 +256,8 @@ __global__ void __launch_bounds__(Shape::count_threads, 1)
     count_values(const typename Shape::key_type* keys, vector_split split,
                  typename Shape::bits_type flip, int slice_bits,
                  unsigned long long* global_counts /* [bins], zeroed */,
-                 typename Shape::block_count_t* block_counts /* [blocks per slice][bins] */) {
+                 typename Shape::block_count_t* block_counts /* [blocks per slice][bins] */,
+                 class_patterns* classes /* zeroed; 16-bit floats only */) {
   using Key = typename Shape::key_type;
   constexpr int threads = Shape::count_threads;
   constexpr int vectors_per_thread = Shape::count_vectors;
@@ -224,12 +268,19 @@ __global__ void __launch_bounds__(Shape::count_threads, 1)
   const unsigned slice_bins = unsigned(Shape::bins >> slice_bits);
   const unsigned words = unsigned(slice_bins * Shape::copies * Shape::counter_bytes / 4);
   for (unsigned w = threadIdx.x; w < words; w += threads) histogram_words[w] = 0;
+  __shared__ class_patterns block_classes;
+  if constexpr (Shape::has_classes)
+    if (threadIdx.x == 0) block_classes = class_patterns{{0, 0}, 0};
   __syncthreads();
+  class_tracker<Key> tracker;
 
   const auto bin_of = [flip](const Key& key) { return unsigned(ordered_bits(key, flip)); };
   // The keys before the first and after the last whole vector.
-  if (blockIdx.x == 0 && threadIdx.x < split.head + split.tail)
-    histogram.add(bin_of(keys[loose_key_position(split, threadIdx.x, sizeof(Key))]), 1);
+  if (blockIdx.x == 0 && threadIdx.x < split.head + split.tail) {
+    const Key key = keys[loose_key_position(split, threadIdx.x, sizeof(Key))];
+    histogram.add(bin_of(key), 1);
+    if constexpr (Shape::has_classes) tracker.note(key);
+  }
 
   const uint4* vectors = reinterpret_cast<const uint4*>(keys + split.head);
   const std::size_t step_vectors = std::size_t(threads) * vectors_per_thread;
@@ -263,8 +314,11 @@ __global__ void __launch_bounds__(Shape::count_threads, 1)
       for (int j = 0; j < vectors_per_thread; ++j) {
         if (step_begin + std::size_t(j) * threads + threadIdx.x >= split.vectors) continue;
 #pragma unroll
-        for (int k = 0; k < keys_per_vector; ++k)
-          run.next(bin_of(key_in_vector<Key>(current[j], k)), histogram);
+        for (int k = 0; k < keys_per_vector; ++k) {
+          const Key key = key_in_vector<Key>(current[j], k);
+          run.next(bin_of(key), histogram);
+          if constexpr (Shape::has_classes) tracker.note(key);
+        }
       }
       run.finish(histogram);
     }
@@ -294,6 +348,20 @@ __global__ void __launch_bounds__(Shape::count_threads, 1)
                                          std::size_t(blockIdx.y) * slice_bins;
     for (unsigned b = threadIdx.x; b < slice_bins; b += threads)
       row[b] = typename Shape::block_count_t(histogram.counter(b));
+  }
+  // The classes' patterns: the threads' into the block's, the block's into the global ones.
+  if constexpr (Shape::has_classes) {
+    bool mixed = tracker.mixed;
+    mixed |= merge_pattern(&block_classes.seen[0], tracker.zeros);
+    mixed |= merge_pattern(&block_classes.seen[1], tracker.nans);
+    if (mixed) block_classes.mixed = 1;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      bool global_mixed = block_classes.mixed != 0;
+      global_mixed |= merge_pattern(&classes->seen[0], block_classes.seen[0]);
+      global_mixed |= merge_pattern(&classes->seen[1], block_classes.seen[1]);
+      if (global_mixed) atomicOr(&classes->mixed, 1u);
+    }
   }
 }
 
@@ -357,11 +425,20 @@ template <class Shape>
 __global__ void __launch_bounds__(Shape::fill_threads)
     fill_values(typename Shape::key_type* keys, std::size_t n, vector_split split,
                 typename Shape::bits_type flip, const unsigned long long* bin_totals,
-                const unsigned long long* bin_offsets, const unsigned long long* group_starts) {
+                const unsigned long long* bin_offsets, const unsigned long long* group_starts,
+                const class_patterns* classes /* 16-bit floats only */) {
   using Key = typename Shape::key_type;
   using bits_type = typename Shape::bits_type;
+  using traits = radix_key_traits<Key>;
   constexpr int threads = Shape::fill_threads;
   constexpr std::size_t last_bin = Shape::bins - 1;
+  // 16-bit floats: where a class holds two bit patterns the one-sweep passes sort instead.
+  unsigned zeros = 0, nans = 0;
+  if constexpr (Shape::has_classes) {
+    if (classes->mixed != 0) return;
+    zeros = classes->seen[0];
+    nans = classes->seen[1];
+  }
   __shared__ std::size_t block_bins[2];  // the bins of the block's first and last position
   __shared__ unsigned long long scanned_starts[Shape::lane_private ? Shape::bins : 1];
 
@@ -379,8 +456,16 @@ __global__ void __launch_bounds__(Shape::fill_threads)
     if constexpr (Shape::lane_private) return scanned_starts[bin];
     else return __ldg(&group_starts[Shape::bin_group(bin)]) + __ldg(&bin_offsets[bin]);
   };
-  const auto value_of = [flip](std::size_t bin) {
-    return radix_key_traits<Key>::decode(bits_type(bits_type(bin) ^ flip));
+  // A bin's value; for 16-bit floats' zeros and NaNs, the one bit pattern the input had.
+  const auto value_of = [=](std::size_t bin) {
+    if constexpr (Shape::has_classes) {
+      const bits_type zero_bin = ordered_bits(detail::bit_cast<Key>(std::uint16_t(0)), flip);
+      const bits_type nan_bin =
+          ordered_bits(detail::bit_cast<Key>(std::uint16_t(traits::magnitude_mask)), flip);
+      if (bin == zero_bin && zeros != 0) return detail::bit_cast<Key>(std::uint16_t(zeros - 1));
+      if (bin == nan_bin && nans != 0) return detail::bit_cast<Key>(std::uint16_t(nans - 1));
+    }
+    return traits::decode(bits_type(bits_type(bin) ^ flip));
   };
 
   const std::size_t first_vector = std::size_t(blockIdx.x) * Shape::fill_tile_vectors;

@@ -1,8 +1,9 @@
 // Host side of the counting sort of narrow keys (counting_kernels.cuh): keys only, integer,
-// character and bool keys of at most 16 bits (is_narrow_integer_key_v). Equal keys are equal
-// bit for bit, so the sorted output is each value, in order, as many times as it occurs: one
-// read of the keys counts them, one write of the output fills them in, in place. The result
-// is exactly what a stable sort gives. One memset and three launches (two for at most 256
+// character and bool keys of at most 16 bits and 16-bit floats (is_counted_key_v). Equal keys
+// are equal bit for bit (floats: but for zeros and NaNs, checked as they are counted), so the
+// sorted output is each value, in order, as many times as it occurs: one read of the keys
+// counts them, one write of the output fills them in, in place. The result is exactly what a
+// stable sort gives. One memset and three launches (two for at most 256
 // bins), whatever n.
 #pragma once
 
@@ -76,12 +77,23 @@ const counting_launch& counting_launch_on_current_device() {
   });
 }
 
+// A counting sort that needs no other sort (integer keys: every class of equal keys is one
+// bit pattern).
+struct no_fallback {
+  void operator()(const unsigned*) const {}
+};
+
 // Sorts the request's keys by counting, ascending or (for a descending comparator) in
-// reverse. Enqueued on the request's stream, no synchronisation.
-template <class Tuning, class Key, class Value, class Compare, bool Stable>
-void counting_sort(const sort_request<Key, Value, Compare, Stable>& request) {
-  static_assert(is_narrow_integer_key_v<Key> && !has_values_v<Value>,
-                "the counting sort sorts narrow integer keys without values");
+// reverse. Enqueued on the request's stream, no synchronisation. 16-bit floats: where zeros
+// or NaNs come in two bit patterns the keys are left as they are, and `fallback(gate)` must
+// enqueue a sort that runs only where *gate is nonzero (device memory, valid while it
+// enqueues).
+template <class Tuning, class Key, class Value, class Compare, bool Stable,
+          class Fallback = no_fallback>
+void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
+                   const Fallback& fallback = {}) {
+  static_assert(is_counted_key_v<Key> && !has_values_v<Value>,
+                "the counting sort sorts narrow integer keys and 16-bit floats without values");
   using shape = counting_shape_t<Tuning, Key>;
   using block_count_t = typename shape::block_count_t;
   Key* const keys = request.keys;
@@ -107,6 +119,8 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request) {
   storage_plan layout;
   const std::size_t counts_at = layout.reserve<unsigned long long>(shape::bins);
   const std::size_t done_at = layout.reserve<unsigned int>(1);
+  const std::size_t classes_at = layout.reserve<class_patterns>(shape::has_classes ? 1 : 0);
+  const std::size_t zeroed_end = classes_at + (shape::has_classes ? sizeof(class_patterns) : 0);
   // sum_bins' inputs and outputs (lane-private histograms need none: count_values adds into
   // the global counts, and fill_values scans them).
   const std::size_t summed_bins = shape::lane_private ? 0 : shape::bins;
@@ -121,13 +135,15 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request) {
   auto* block_counts = storage.at<block_count_t>(block_counts_at);
   auto* bin_offsets = storage.at<unsigned long long>(offsets_at);
   auto* group_starts = storage.at<unsigned long long>(group_starts_at);
+  auto* classes = shape::has_classes ? storage.at<class_patterns>(classes_at) : nullptr;
 
-  detail::check_cuda(cudaMemsetAsync(global_counts, 0, done_at + sizeof(unsigned int) - counts_at,
-                                     stream),
+  const std::size_t zeroed_bytes =
+      (shape::has_classes ? zeroed_end : done_at + sizeof(unsigned int)) - counts_at;
+  detail::check_cuda(cudaMemsetAsync(global_counts, 0, zeroed_bytes, stream),
                      "counting sort: clearing the counts");
   const dim3 count_grid(unsigned(count_blocks), 1u << launch.slice_bits);
   count_values<shape><<<count_grid, shape::count_threads, launch.shared_bytes, stream>>>(
-      keys, split, flip, launch.slice_bits, global_counts, block_counts);
+      keys, split, flip, launch.slice_bits, global_counts, block_counts, classes);
   detail::check_launch("counting sort: count_values");
   if constexpr (!shape::lane_private) {
     sum_bins<shape><<<unsigned(shape::groups), shape::sum_threads, 0, stream>>>(
@@ -136,8 +152,10 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request) {
   }
   const std::size_t fill_blocks = tile_count(split.vectors, shape::fill_tile_vectors);
   fill_values<shape><<<unsigned(fill_blocks > 0 ? fill_blocks : 1), shape::fill_threads, 0,
-                       stream>>>(keys, n, split, flip, global_counts, bin_offsets, group_starts);
+                       stream>>>(keys, n, split, flip, global_counts, bin_offsets, group_starts,
+                                 classes);
   detail::check_launch("counting sort: fill_values");
+  if constexpr (shape::has_classes) fallback(&classes->mixed);
 }
 
 }  // namespace gpusort::backends::radix

@@ -96,7 +96,7 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
   const unsigned long long bucket_capacity = portions == 1 ? buckets.capacity : 0;
   count_all_digits<Tuning, Key><<<histogram_blocks, shape::block_threads, 0, stream>>>(
       keys, n, flip, histograms, tile_counters + portions * shape::passes,
-      tile_counters + portions * shape::passes + 1, bucket_capacity, plan, digit_starts);
+      tile_counters + portions * shape::passes + 1, bucket_capacity, plan, digit_starts, gate);
   detail::check_launch("radix sort: count_all_digits");
   if (gate != nullptr) {
     close_plan_unless<<<1, 1, 0, stream>>>(plan, gate);
@@ -138,20 +138,24 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
                  stream);
 }
 
-// Narrow integer keys without values, from the knobs' counting.min_keys and min_keys_per_bin
-// on: sorted by counting (counting_sort.cuh); true where it ran, false (nothing done) where
-// not. Their equal keys are equal bit for bit, so the counting sort's output is the stable
-// sort's, for about 2 bytes of traffic per byte of keys.
+// Narrow integer keys and 16-bit floats without values, from the knobs' counting.min_keys and
+// min_keys_per_bin on: sorted by counting (counting_sort.cuh); true where it ran, false
+// (nothing done) where not. Their equal keys are equal bit for bit, so the counting sort's
+// output is the stable sort's, for about 2 bytes of traffic per byte of keys; 16-bit floats
+// whose zeros or NaNs come in two bit patterns are sorted by the one-sweep passes instead,
+// gated on the device.
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 bool sort_by_counting_if_narrow(const sort_request<Key, Value, Compare, Stable>& request) {
-  if constexpr (is_narrow_integer_key_v<Key> && !has_values_v<Value>) {
+  if constexpr (is_counted_key_v<Key> && !has_values_v<Value>) {
     constexpr std::size_t bins = std::size_t(1) << radix_key_traits<Key>::bits;
     const std::size_t per_bin = Tuning::knobs.counting.min_keys_per_bin * bins;
     const std::size_t least = per_bin > Tuning::knobs.counting.min_keys
                                   ? per_bin
                                   : Tuning::knobs.counting.min_keys;
     if (request.count >= least) {
-      counting_sort<Tuning>(request);
+      counting_sort<Tuning>(request, [&](const unsigned* gate) {
+        onesweep_sort<Tuning>(request, no_buckets{}, gate);
+      });
       return true;
     }
   }

@@ -159,10 +159,12 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
                      unsigned int* blocks_done /* zeroed */,
                      unsigned int* canonical_keys /* zeroed */,
                      unsigned long long bucket_capacity /* 0: no sort by buckets */,
-                     pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */) {
+                     pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */,
+                     const unsigned* gate /* null, or 0: no pass runs (close_plan_unless) */) {
   using shape = radix_shape<Tuning, Key>;
   constexpr int items = Tuning::knobs.histogram_items_per_thread;
   let_next_kernel_start();  // the first pass may be placed now; it waits for this kernel
+  if (gate != nullptr && *gate == 0) return;  // nothing to count: close_plan_unless skips all
   __shared__ unsigned int counts[shape::passes][shape::digits];
   for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x)
     (&counts[0][0])[i] = 0;
@@ -554,13 +556,16 @@ __global__ void copy_back(Key* keys, const Key* alternate_keys, Value* values,
 }
 
 // A sort that runs only where the device says so (a segmented sort whose one segment is the
-// whole input, segmented/dispatch.cuh): where *gate is 0, the plan skips every pass, so that
-// the passes and copy_back leave the keys as they are. One thread, after count_all_digits.
+// whole input, segmented/dispatch.cuh; 16-bit floats the counting sort could not take,
+// counting_sort.cuh): where *gate is 0, the plan skips every pass, so that the passes and
+// copy_back leave the keys as they are. One thread, after count_all_digits.
 template <class Plan>
 __global__ void close_plan_unless(Plan* plan, const unsigned* gate) {
   if (*gate != 0) return;
+  // count_all_digits returned early (it wrote no plan): every entry a skipped pass reads.
   for (std::uint8_t& skip : plan->skip) skip = 1;
   plan->result_in_alternate = 0;
+  plan->msd_pass = 0;
 }
 
 }  // namespace gpusort::backends::radix

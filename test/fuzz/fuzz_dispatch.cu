@@ -65,8 +65,9 @@ std::vector<std::size_t> size_edges_of() {
       std::size_t(cluster_medium::tile_items), std::size_t(cluster_medium::capacity),
       std::size_t(merge::tile_items),          std::size_t(merge::chunk_items),
       std::size_t(bucket::unit_items),         std::size_t(bucket::partition_tile)};
-  // The counting sort of narrow keys (keys only): a fill tile and a count step.
-  if constexpr (is_narrow_integer_key_v<Key> && !has_values_v<Value>) {
+  // The counting sort of narrow keys and 16-bit floats (keys only): a fill tile and a count
+  // step.
+  if constexpr (is_counted_key_v<Key> && !has_values_v<Value>) {
     using counting = backends::radix::counting_shape_t<radix_tuning_sm90, Key>;
     edges.push_back(std::size_t(counting::fill_tile_vectors) * counting::keys_per_vector);
     edges.push_back(std::size_t(counting::count_threads) * counting::count_vectors *

@@ -186,5 +186,10 @@ TEST(CountingLayout, NarrowIntegerKeysAreTheCountedOnes) {
   EXPECT_TRUE(gpusort::is_narrow_integer_key_v<char16_t>);
   EXPECT_FALSE(gpusort::is_narrow_integer_key_v<std::uint32_t>);
   EXPECT_FALSE(gpusort::is_narrow_integer_key_v<__half>);  // -0.0 and +0.0: equal, not identical
+  // 16-bit floats are counted too, their zeros and NaNs checked as they are (count_values).
+  EXPECT_TRUE(gpusort::is_counted_key_v<__half>);
+  EXPECT_TRUE(gpusort::is_counted_key_v<__nv_bfloat16>);
+  EXPECT_TRUE(gpusort::is_counted_key_v<std::uint16_t>);
+  EXPECT_FALSE(gpusort::is_counted_key_v<float>);
   EXPECT_FALSE(gpusort::is_narrow_integer_key_v<char32_t>);
 }

@@ -1,0 +1,161 @@
+// The counting sort of 16-bit floats (__half, __nv_bfloat16; keys only): counted where every
+// zero and every NaN of the input has one bit pattern, sorted by the one-sweep passes where
+// -0.0 and +0.0, or two NaN payloads, both occur (the stable order then keeps them in input
+// order). Compared bit for bit with a stable sort on the host by the radix order (-0.0 equal
+// to +0.0, every NaN one value after +inf).
+#include "../support/device_vector.cuh"
+#include "../support/gpu.cuh"
+#include "../support/sort_checks.cuh"
+
+#include <gpusort/sort.cuh>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace gpusort::test {
+namespace {
+
+// The radix policy with the counting sort from the first key on.
+struct counting_from_one_key {
+  static constexpr radix_knobs knobs = [] {
+    radix_knobs k = radix_tuning_sm90::knobs;
+    k.counting.min_keys = 0;
+    k.counting.min_keys_per_bin = 0;
+    return k;
+  }();
+};
+
+// Which zeros and NaNs an input holds; the rest of its keys are finite, non-zero, ±inf.
+enum class specials {
+  none,
+  positive_zeros,        // one pattern per class: counted
+  negative_zeros,
+  one_nan_payload,       // a negative-signed NaN: it still sorts after +inf
+  both_zeros,            // two patterns in a class: the one-sweep passes
+  two_nan_payloads,
+  all_one_nan,
+};
+
+const char* name_of(specials s) {
+  switch (s) {
+    case specials::none: return "none";
+    case specials::positive_zeros: return "positive_zeros";
+    case specials::negative_zeros: return "negative_zeros";
+    case specials::one_nan_payload: return "one_nan_payload";
+    case specials::both_zeros: return "both_zeros";
+    case specials::two_nan_payloads: return "two_nan_payloads";
+    case specials::all_one_nan: return "all_one_nan";
+  }
+  return "?";
+}
+
+constexpr specials every_specials[] = {
+    specials::none,       specials::positive_zeros,   specials::negative_zeros,
+    specials::one_nan_payload, specials::both_zeros, specials::two_nan_payloads,
+    specials::all_one_nan};
+
+template <class Key>
+std::vector<std::uint16_t> make_half_bits(std::size_t n, specials s, std::uint64_t seed) {
+  using traits = radix_key_traits<Key>;
+  constexpr std::uint16_t infinity = traits::infinity_bits;
+  constexpr std::uint16_t sign = traits::sign_mask;
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint16_t> bits(n);
+  for (auto& b : bits) {
+    const unsigned pick = unsigned(rng() % 16);
+    std::uint16_t finite = std::uint16_t(rng() % infinity);  // magnitude below +inf
+    if (finite == 0) finite = 1;
+    b = std::uint16_t(finite | (rng() & 1 ? sign : 0));
+    if (pick == 0) b = std::uint16_t(infinity | (rng() & 1 ? sign : 0));
+    if (pick < 4) continue;
+    if (pick < 8) {  // a zero, where the input has zeros
+      if (s == specials::positive_zeros) b = 0;
+      if (s == specials::negative_zeros) b = sign;
+      if (s == specials::both_zeros) b = (rng() & 1) ? 0 : sign;
+    } else if (pick < 10) {  // a NaN, where the input has NaNs
+      if (s == specials::one_nan_payload) b = std::uint16_t(sign | infinity | 1);
+      if (s == specials::two_nan_payloads) b = std::uint16_t(infinity | ((rng() & 1) ? 1 : 3));
+    }
+  }
+  if (s == specials::all_one_nan) std::fill(bits.begin(), bits.end(), std::uint16_t(infinity | 5));
+  return bits;
+}
+
+// The stable sort's output, by the radix order.
+template <class Key>
+std::vector<std::uint16_t> stable_reference(std::vector<std::uint16_t> bits, bool descending) {
+  const auto order = [](std::uint16_t b) {
+    Key key;
+    std::memcpy(&key, &b, sizeof(key));
+    return radix_key_traits<Key>::sort_bits(key);
+  };
+  std::stable_sort(bits.begin(), bits.end(), [&](std::uint16_t a, std::uint16_t b) {
+    return descending ? order(b) < order(a) : order(a) < order(b);
+  });
+  return bits;
+}
+
+enum class half_call { par, counting };
+
+template <class Key>
+void expect_stable_bits(std::size_t n, specials s, half_call call, std::uint64_t seed) {
+  const std::vector<std::uint16_t> input = make_half_bits<Key>(n, s, seed);
+  for (bool descending : {false, true}) {
+    SCOPED_TRACE(std::string(name_of(s)) + " n=" + std::to_string(n) +
+                 (call == half_call::par ? " par" : " counting") +
+                 (descending ? " descending" : " ascending"));
+    device_array<std::uint16_t> device(input);
+    Key* first = reinterpret_cast<Key*>(device.begin());
+    if (call == half_call::par) {
+      if (descending) gpusort::sort(gpusort::par, first, first + n, gpusort::greater<>{});
+      else gpusort::sort(gpusort::par, first, first + n);
+    } else {
+      const gpusort::radix_policy<counting_from_one_key> counting;
+      if (descending) gpusort::sort(counting, first, first + n, gpusort::greater<>{});
+      else gpusort::sort(counting, first, first + n);
+    }
+    const std::vector<std::uint16_t> got = device.to_host();
+    const std::vector<std::uint16_t> expected = stable_reference<Key>(input, descending);
+    const auto mismatch = std::mismatch(expected.begin(), expected.end(), got.begin());
+    ASSERT_TRUE(mismatch.first == expected.end())
+        << "differs first at index " << (mismatch.first - expected.begin()) << ": got 0x"
+        << std::hex << *mismatch.second << ", expected 0x" << *mismatch.first;
+  }
+}
+
+template <class Key>
+class HalfCountingSort : public GpuTest {};
+using HalfKeys = ::testing::Types<__half, __nv_bfloat16>;
+TYPED_TEST_SUITE(HalfCountingSort, HalfKeys);
+
+// Every kind of input at sizes around a count step and fill tile, counted from the first key:
+// the counted classes keep their one pattern, the mixed ones take the one-sweep passes.
+TYPED_TEST(HalfCountingSort, EveryZeroAndNanPatternKeepsTheStableOrder) {
+  for (std::size_t n : capped({1, 2, 1000, 4097, 65537, 100003}))
+    for (specials s : every_specials) {
+      expect_stable_bits<TypeParam>(n, s, half_call::counting, n * 13 + int(s));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+// gpusort::par counts from 2^22 16-bit keys: the same inputs through the plain call.
+TYPED_TEST(HalfCountingSort, ParCountsLargeInputs) {
+  for (std::size_t n : capped({(std::size_t(1) << 22) + 3}))
+    for (specials s : {specials::none, specials::negative_zeros, specials::both_zeros,
+                       specials::two_nan_payloads}) {
+      expect_stable_bits<TypeParam>(n, s, half_call::par, 7 + int(s));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+}  // namespace
+}  // namespace gpusort::test
