@@ -117,6 +117,10 @@ __device__ __forceinline__ Key key_in_vector(const uint4& vector, int k) {
   return detail::bit_cast<Key>(raw_key_bits_t<Key>(raw));
 }
 
+// fill_values with a wide histogram stages the starts of at most this many of its block's
+// bins (and the next one's) in shared memory.
+inline constexpr std::size_t fill_staged_bins = 256;
+
 // A vector whose keys are all `key`.
 template <class Key>
 __device__ __forceinline__ uint4 vector_of_one_key(Key key) {
@@ -482,14 +486,27 @@ __global__ void __launch_bounds__(Shape::fill_threads)
     }
     __syncthreads();
     const std::size_t low = block_bins[0], high = block_bins[1];
+    // Wide histograms: the starts of the block's bins (mostly two or three) staged in shared
+    // memory, so that each vector's search reads no global memory (where they are few
+    // enough; else each start is read from L2 as it is needed).
+    __shared__ unsigned long long staged_starts[Shape::lane_private ? 1 : fill_staged_bins];
+    const bool staged = !Shape::lane_private && high - low + 2 <= fill_staged_bins;
+    if (staged) {
+      for (std::size_t i = threadIdx.x; i < high - low + 2; i += threads)
+        staged_starts[i] = start(low + i);
+      __syncthreads();
+    }
+    const auto block_start = [&](std::size_t bin) -> unsigned long long {
+      return staged ? staged_starts[bin - low] : start(bin);
+    };
     uint4* vectors = reinterpret_cast<uint4*>(keys + split.head);
 #pragma unroll
     for (int j = 0; j < Shape::fill_vectors; ++j) {
       const std::size_t v = first_vector + std::size_t(j) * threads + threadIdx.x;
       if (v >= end_vector) continue;
       const std::size_t first = split.head + v * Shape::keys_per_vector;
-      std::size_t bin = bin_of_position(start, low, high, first);
-      unsigned long long bin_end = start(bin + 1);
+      std::size_t bin = bin_of_position(block_start, low, high, first);
+      unsigned long long bin_end = block_start(bin + 1);
       // Mostly the whole vector is one bin's: its keys in one go, not one by one.
       if (first + Shape::keys_per_vector <= bin_end) {
         vectors[v] = vector_of_one_key(value_of(bin));
@@ -499,8 +516,8 @@ __global__ void __launch_bounds__(Shape::fill_threads)
 #pragma unroll
       for (int k = 0; k < Shape::keys_per_vector; ++k) {
         if (first + k >= bin_end) {
-          bin = bin_of_position(start, bin + 1, high, first + k);
-          bin_end = start(bin + 1);
+          bin = bin_of_position(block_start, bin + 1, high, first + k);
+          bin_end = block_start(bin + 1);
         }
         out.put(k, value_of(bin));
       }
