@@ -117,9 +117,11 @@ __device__ __forceinline__ Key key_in_vector(const uint4& vector, int k) {
   return detail::bit_cast<Key>(raw_key_bits_t<Key>(raw));
 }
 
-// fill_values with a wide histogram stages the starts of at most this many of its block's
-// bins (and the next one's) in shared memory.
-inline constexpr std::size_t fill_staged_bins = 256;
+// fill_values with a wide histogram: a block whose positions span at most this many bins
+// stages their starts in shared memory and writes vector by vector; one that spans more
+// writes bin by bin (fill_run).
+inline constexpr std::size_t fill_dense_block_bins = 64;
+
 
 // A vector whose keys are all `key`.
 template <class Key>
@@ -127,6 +129,20 @@ __device__ __forceinline__ uint4 vector_of_one_key(Key key) {
   constexpr unsigned replicate = sizeof(Key) == 1 ? 0x01010101u : 0x00010001u;
   const unsigned word = unsigned(detail::bit_cast<raw_key_bits_t<Key>>(key)) * replicate;
   return make_uint4(word, word, word, word);
+}
+
+// keys[from, to) = key: single keys up to a 16-byte boundary (vectors start `head` keys into
+// the range), whole vectors, then single keys.
+template <class Key>
+__device__ __forceinline__ void fill_run(Key* keys, std::size_t head, std::size_t from,
+                                         std::size_t to, Key key) {
+  constexpr std::size_t per_vector = counting_vector_bytes / sizeof(Key);
+  std::size_t p = from;
+  for (; p < to && (p - head) % per_vector != 0; ++p) keys[p] = key;
+  const uint4 vector = vector_of_one_key(key);
+  for (; p + per_vector <= to; p += per_vector)
+    *reinterpret_cast<uint4*>(keys + p) = vector;
+  for (; p < to; ++p) keys[p] = key;
 }
 
 template <class Key>
@@ -444,6 +460,9 @@ __global__ void __launch_bounds__(Shape::fill_threads)
     nans = classes->seen[1];
   }
   __shared__ std::size_t block_bins[2];  // the bins of the block's first and last position
+  // Wide histograms: the starts of a dense block's bins, and the next one's.
+  constexpr std::size_t staged_bins = Shape::lane_private ? 1 : fill_dense_block_bins + 2;
+  __shared__ unsigned long long staged_starts[staged_bins];
   __shared__ unsigned long long scanned_starts[Shape::lane_private ? Shape::bins : 1];
 
   if constexpr (Shape::lane_private) {
@@ -486,42 +505,55 @@ __global__ void __launch_bounds__(Shape::fill_threads)
     }
     __syncthreads();
     const std::size_t low = block_bins[0], high = block_bins[1];
-    // Wide histograms: the starts of the block's bins (mostly two or three) staged in shared
-    // memory, so that each vector's search reads no global memory (where they are few
-    // enough; else each start is read from L2 as it is needed).
-    __shared__ unsigned long long staged_starts[Shape::lane_private ? 1 : fill_staged_bins];
-    const bool staged = !Shape::lane_private && high - low + 2 <= fill_staged_bins;
-    if (staged) {
-      for (std::size_t i = threadIdx.x; i < high - low + 2; i += threads)
-        staged_starts[i] = start(low + i);
-      __syncthreads();
-    }
-    const auto block_start = [&](std::size_t bin) -> unsigned long long {
-      return staged ? staged_starts[bin - low] : start(bin);
-    };
     uint4* vectors = reinterpret_cast<uint4*>(keys + split.head);
-#pragma unroll
-    for (int j = 0; j < Shape::fill_vectors; ++j) {
-      const std::size_t v = first_vector + std::size_t(j) * threads + threadIdx.x;
-      if (v >= end_vector) continue;
-      const std::size_t first = split.head + v * Shape::keys_per_vector;
-      std::size_t bin = bin_of_position(block_start, low, high, first);
-      unsigned long long bin_end = block_start(bin + 1);
-      // Mostly the whole vector is one bin's: its keys in one go, not one by one.
-      if (first + Shape::keys_per_vector <= bin_end) {
-        vectors[v] = vector_of_one_key(value_of(bin));
-        continue;
+    // Wide histograms whose block spans many bins (each then holds few of its keys, or the
+    // bins between are empty): each thread writes whole bins, a strided share of them, so
+    // that no position needs a search (searches over many bins in L2, per key where bins
+    // are shorter than a vector, made one block of 2^22 f16 keys uniform in +-60000 take
+    // most of the kernel's 72 us).
+    if (!Shape::lane_private && high - low > fill_dense_block_bins) {
+      const std::size_t block_first = split.head + first_vector * Shape::keys_per_vector;
+      const std::size_t block_end = split.head + end_vector * Shape::keys_per_vector;
+      for (std::size_t bin = low + threadIdx.x; bin <= high; bin += threads) {
+        const unsigned long long bin_start = start(bin), bin_end = start(bin + 1);
+        fill_run(keys, split.head, bin_start > block_first ? bin_start : block_first,
+                 bin_end < block_end ? bin_end : block_end, value_of(bin));
       }
-      vector_builder<Key> out;
+    } else {
+      // The others: the starts of the block's bins (mostly two or three) staged in shared
+      // memory, so that each vector's search reads no global memory.
+      if constexpr (!Shape::lane_private) {
+        for (std::size_t i = threadIdx.x; i < high - low + 2; i += threads)
+          staged_starts[i] = start(low + i);
+        __syncthreads();
+      }
+      const auto block_start = [&](std::size_t bin) -> unsigned long long {
+        if constexpr (Shape::lane_private) return start(bin);
+        else return staged_starts[bin - low];
+      };
 #pragma unroll
-      for (int k = 0; k < Shape::keys_per_vector; ++k) {
-        if (first + k >= bin_end) {
-          bin = bin_of_position(block_start, bin + 1, high, first + k);
-          bin_end = block_start(bin + 1);
+      for (int j = 0; j < Shape::fill_vectors; ++j) {
+        const std::size_t v = first_vector + std::size_t(j) * threads + threadIdx.x;
+        if (v >= end_vector) continue;
+        const std::size_t first = split.head + v * Shape::keys_per_vector;
+        std::size_t bin = bin_of_position(block_start, low, high, first);
+        unsigned long long bin_end = block_start(bin + 1);
+        // Mostly the whole vector is one bin's: its keys in one go, not one by one.
+        if (first + Shape::keys_per_vector <= bin_end) {
+          vectors[v] = vector_of_one_key(value_of(bin));
+          continue;
         }
-        out.put(k, value_of(bin));
+        vector_builder<Key> out;
+#pragma unroll
+        for (int k = 0; k < Shape::keys_per_vector; ++k) {
+          if (first + k >= bin_end) {
+            bin = bin_of_position(block_start, bin + 1, high, first + k);
+            bin_end = block_start(bin + 1);
+          }
+          out.put(k, value_of(bin));
+        }
+        vectors[v] = out.vector();
       }
-      vectors[v] = out.vector();
     }
   }
   if (blockIdx.x == 0 && threadIdx.x < split.head + split.tail) {

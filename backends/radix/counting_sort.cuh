@@ -80,18 +80,19 @@ const counting_launch& counting_launch_on_current_device() {
 // A counting sort that needs no other sort (integer keys: every class of equal keys is one
 // bit pattern).
 struct no_fallback {
-  void operator()(const unsigned*) const {}
+  void operator()(const unsigned*, void*) const {}
 };
 
 // Sorts the request's keys by counting, ascending or (for a descending comparator) in
 // reverse. Enqueued on the request's stream, no synchronisation. 16-bit floats: where zeros
-// or NaNs come in two bit patterns the keys are left as they are, and `fallback(gate)` must
-// enqueue a sort that runs only where *gate is nonzero (device memory, valid while it
-// enqueues).
+// or NaNs come in two bit patterns the keys are left as they are, and
+// `fallback(gate, memory)` must enqueue a sort that runs only where *gate is nonzero, in the
+// fallback_bytes of temporary memory at `memory` (both device memory, valid while it
+// enqueues), allocated with the counting sort's own.
 template <class Tuning, class Key, class Value, class Compare, bool Stable,
           class Fallback = no_fallback>
 void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
-                   const Fallback& fallback = {}) {
+                   std::size_t fallback_bytes = 0, const Fallback& fallback = {}) {
   static_assert(is_counted_key_v<Key> && !has_values_v<Value>,
                 "the counting sort sorts narrow integer keys and 16-bit floats without values");
   using shape = counting_shape_t<Tuning, Key>;
@@ -128,6 +129,7 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
   const std::size_t offsets_at = layout.reserve<unsigned long long>(summed_bins);
   const std::size_t group_starts_at =
       layout.reserve<unsigned long long>(shape::lane_private ? 0 : shape::groups);
+  const std::size_t fallback_at = layout.reserve_bytes(fallback_bytes);
   temporary_storage storage(request.allocator, layout.total_bytes(), stream);
 
   auto* global_counts = storage.at<unsigned long long>(counts_at);
@@ -155,7 +157,7 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
                        stream>>>(keys, n, split, flip, global_counts, bin_offsets, group_starts,
                                  classes);
   detail::check_launch("counting sort: fill_values");
-  if constexpr (shape::has_classes) fallback(&classes->mixed);
+  if constexpr (shape::has_classes) fallback(&classes->mixed, storage.at<char>(fallback_at));
 }
 
 }  // namespace gpusort::backends::radix

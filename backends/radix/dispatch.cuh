@@ -1,6 +1,7 @@
 // Host side of the radix backend: sizes, the one temporary allocation, and the kernel
 // launches: upfront histograms (which also plan the passes), then one one-sweep launch per
-// pass and portion. Keys-only sorts of narrow integer keys count instead (counting_sort.cuh).
+// pass and portion. Keys-only sorts of narrow integer keys and 16-bit floats count instead
+// (counting_sort.cuh).
 #pragma once
 
 #include <gpusort/detail/policies/comparator_traits.cuh>
@@ -28,6 +29,36 @@ struct no_buckets {
   void sort(const Arguments&...) const {}
 };
 
+// Where onesweep_sort keeps what it needs in its one block of temporary memory, for n keys.
+template <class Tuning, class Key, class Value>
+struct onesweep_layout {
+  using shape = radix_shape<Tuning, Key, Value>;
+  std::size_t portion, portions, status_words;
+  std::size_t alternate_keys, alternate_values, plan, starts, histograms, counters, status;
+  std::size_t total_bytes;
+
+  explicit onesweep_layout(std::size_t n) {
+    constexpr int digits = shape::digits;
+    portion = balanced_portion_items(n, shape::tile_items, shape::portion_items);
+    portions = portion_count(n, portion);
+    const std::size_t widest_portion = n < portion ? n : portion;
+    status_words = tile_count(widest_portion, shape::tile_items) * digits;
+    storage_plan layout;
+    alternate_keys = layout.reserve<Key>(n);
+    alternate_values = layout.reserve<Value>(has_values_v<Value> ? n : 0);
+    plan = layout.reserve<pass_plan>(1);
+    starts = layout.reserve<std::size_t>(portions * shape::passes * digits);
+    // Counters that start at zero, next to each other so that one memset clears them all:
+    // the histograms, the tile counters and the first of two look-back tables.
+    histograms = layout.reserve<unsigned long long>(shape::passes * digits);
+    // (tile counters: one per pass and portion, then count_all_digits' finished blocks and
+    // its flag for keys with canonicalised sort bits)
+    counters = layout.reserve<unsigned int>(portions * shape::passes + 2);
+    status = layout.reserve<std::uint32_t>(2 * status_words);
+    total_bytes = layout.total_bytes();
+  }
+};
+
 // The LSD radix sort of the request: one-sweep passes over every digit. With buckets (a
 // single portion only), the plan may instead run only the pass of the most significant digit
 // that differs and leave the rest to buckets.sort (plan_msd_buckets). With a gate (device
@@ -47,33 +78,19 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
   constexpr int digits = shape::digits;
   if (n < 2) return;
 
-  const std::size_t portion = balanced_portion_items(n, shape::tile_items, shape::portion_items);
-  const std::size_t portions = portion_count(n, portion);
-  const std::size_t widest_portion = n < portion ? n : portion;
-  const std::size_t status_words = tile_count(widest_portion, shape::tile_items) * digits;
+  const onesweep_layout<Tuning, Key, Value> at(n);
+  const std::size_t portion = at.portion, portions = at.portions, status_words = at.status_words;
 
   // Everything is allocated before the input is touched.
-  storage_plan layout;
-  const std::size_t alternate_keys_at = layout.reserve<Key>(n);
-  const std::size_t alternate_values_at = layout.reserve<Value>(has_values ? n : 0);
-  const std::size_t plan_at = layout.reserve<pass_plan>(1);
-  const std::size_t starts_at = layout.reserve<std::size_t>(portions * shape::passes * digits);
-  // Counters that start at zero, next to each other so that one memset clears them all:
-  // the histograms, the tile counters and the first of two look-back tables.
-  const std::size_t histograms_at = layout.reserve<unsigned long long>(shape::passes * digits);
-  // (tile counters: one per pass and portion, then count_all_digits' finished blocks and its
-  // flag for keys with canonicalised sort bits)
-  const std::size_t counters_at = layout.reserve<unsigned int>(portions * shape::passes + 2);
-  const std::size_t status_at = layout.reserve<std::uint32_t>(2 * status_words);
-  temporary_storage storage(request.allocator, layout.total_bytes(), stream);
+  temporary_storage storage(request.allocator, at.total_bytes, stream);
 
-  Key* alternate_keys = storage.at<Key>(alternate_keys_at);
-  Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
-  auto* histograms = storage.at<unsigned long long>(histograms_at);
-  auto* plan = storage.at<pass_plan>(plan_at);
-  auto* digit_starts = storage.at<std::size_t>(starts_at);  // [portions][passes][digits]
-  auto* tile_counters = storage.at<unsigned int>(counters_at);  // [portions][passes]
-  auto* status = storage.at<std::uint32_t>(status_at);
+  Key* alternate_keys = storage.at<Key>(at.alternate_keys);
+  Value* alternate_values = has_values ? storage.at<Value>(at.alternate_values) : nullptr;
+  auto* histograms = storage.at<unsigned long long>(at.histograms);
+  auto* plan = storage.at<pass_plan>(at.plan);
+  auto* digit_starts = storage.at<std::size_t>(at.starts);  // [portions][passes][digits]
+  auto* tile_counters = storage.at<unsigned int>(at.counters);  // [portions][passes]
+  auto* status = storage.at<std::uint32_t>(at.status);
 
   const bits_type flip = order_flip<Key>(descending);
   const int streaming_blocks = multiprocessor_count() * Tuning::knobs.histogram_blocks_per_sm;
@@ -149,13 +166,26 @@ bool sort_by_counting_if_narrow(const sort_request<Key, Value, Compare, Stable>&
   if constexpr (is_counted_key_v<Key> && !has_values_v<Value>) {
     constexpr std::size_t bins = std::size_t(1) << radix_key_traits<Key>::bits;
     const std::size_t per_bin = Tuning::knobs.counting.min_keys_per_bin * bins;
-    const std::size_t least = per_bin > Tuning::knobs.counting.min_keys
-                                  ? per_bin
-                                  : Tuning::knobs.counting.min_keys;
+    std::size_t least = per_bin > Tuning::knobs.counting.min_keys
+                            ? per_bin
+                            : Tuning::knobs.counting.min_keys;
+    if (is_half_float_key_v<Key> && least < Tuning::knobs.counting.min_half_float_keys)
+      least = Tuning::knobs.counting.min_half_float_keys;
     if (request.count >= least) {
-      counting_sort<Tuning>(request, [&](const unsigned* gate) {
-        onesweep_sort<Tuning>(request, no_buckets{}, gate);
-      });
+      if constexpr (is_half_float_key_v<Key>) {
+        // The gated one-sweep sort's memory comes with the counting sort's, in its one
+        // allocation (made before the input is touched).
+        const std::size_t fallback_bytes =
+            onesweep_layout<Tuning, Key, Value>(request.count).total_bytes;
+        counting_sort<Tuning>(request, fallback_bytes, [&](const unsigned* gate, void* memory) {
+          preallocated_block block{memory, fallback_bytes};
+          sort_request<Key, Value, Compare, Stable> in_block = request;
+          in_block.allocator = allocator_ref(block);
+          onesweep_sort<Tuning>(in_block, no_buckets{}, gate);
+        });
+      } else {
+        counting_sort<Tuning>(request);
+      }
       return true;
     }
   }

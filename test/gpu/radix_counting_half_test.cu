@@ -30,6 +30,7 @@ struct counting_from_one_key {
     radix_knobs k = radix_tuning_sm90::knobs;
     k.counting.min_keys = 0;
     k.counting.min_keys_per_bin = 0;
+    k.counting.min_half_float_keys = 0;
     return k;
   }();
 };
@@ -147,14 +148,44 @@ TYPED_TEST(HalfCountingSort, EveryZeroAndNanPatternKeepsTheStableOrder) {
     }
 }
 
-// gpusort::par counts from 2^22 16-bit keys: the same inputs through the plain call.
+// gpusort::par counts from 2^24 16-bit float keys: the same inputs through the plain call.
 TYPED_TEST(HalfCountingSort, ParCountsLargeInputs) {
-  for (std::size_t n : capped({(std::size_t(1) << 22) + 3}))
+  for (std::size_t n : capped({(std::size_t(1) << 24) + 3}))
     for (specials s : {specials::none, specials::negative_zeros, specials::both_zeros,
                        specials::two_nan_payloads}) {
       expect_stable_bits<TypeParam>(n, s, half_call::par, 7 + int(s));
       if (::testing::Test::HasFatalFailure()) return;
     }
+}
+
+// One allocation per call, made before the input is touched, even where the count shows two
+// zero patterns and the one-sweep passes sort: their memory comes with the count's.
+struct counting_calls_allocator {
+  int allocations = 0;
+  void* allocate(std::size_t bytes, cudaStream_t) {
+    ++allocations;
+    void* p = nullptr;
+    return cudaMalloc(&p, bytes) == cudaSuccess ? p : nullptr;
+  }
+  void deallocate(void* p, std::size_t, cudaStream_t stream) {
+    cudaStreamSynchronize(stream);
+    cudaFree(p);
+  }
+};
+
+TYPED_TEST(HalfCountingSort, OneAllocationWhateverTheCountFinds) {
+  for (specials s : {specials::none, specials::both_zeros}) {
+    SCOPED_TRACE(name_of(s));
+    const std::size_t n = 100003;
+    const std::vector<std::uint16_t> input = make_half_bits<TypeParam>(n, s, 5);
+    device_array<std::uint16_t> device(input);
+    TypeParam* first = reinterpret_cast<TypeParam*>(device.begin());
+    counting_calls_allocator allocator;
+    gpusort::sort(gpusort::radix_policy<counting_from_one_key>{}.with_allocator(allocator), first,
+                  first + n);
+    EXPECT_EQ(allocator.allocations, 1);
+    EXPECT_EQ(device.to_host(), stable_reference<TypeParam>(input, false));
+  }
 }
 
 }  // namespace
