@@ -122,7 +122,6 @@ __device__ __forceinline__ Key key_in_vector(const uint4& vector, int k) {
 // writes bin by bin (fill_run).
 inline constexpr std::size_t fill_dense_block_bins = 64;
 
-
 // A vector whose keys are all `key`.
 template <class Key>
 __device__ __forceinline__ uint4 vector_of_one_key(Key key) {
@@ -197,8 +196,9 @@ __device__ __forceinline__ bool merge_pattern(unsigned* record, unsigned pattern
   return before != 0 && before != pattern;
 }
 
-// One block's histogram of the bins of its slice, packed 16-bit counters in dynamic shared
-// memory: counter (bin - first bin of the slice) * copies + lane % copies.
+// One block's histogram of the bins of its slice in dynamic shared memory: 16-bit counters
+// packed two to a word, counter bin - first bin of the slice; or (lane-private) 32-bit
+// counters, counter bin * 32 + lane.
 template <class Shape>
 struct slice_histogram {
   unsigned int* words;
