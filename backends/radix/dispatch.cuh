@@ -155,6 +155,21 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
                  stream);
 }
 
+// The fewest keys the counting sort takes (keys only, is_counted_key_v keys): the knobs'
+// counting.min_keys, min_keys_per_bin per possible value, and for 16-bit floats
+// min_half_float_keys, whichever is most.
+template <class Tuning, class Key>
+constexpr std::size_t counting_min_keys() {
+  constexpr auto& knobs = Tuning::knobs.counting;
+  constexpr std::size_t bins = std::size_t(1) << radix_key_traits<Key>::bits;
+  std::size_t least = knobs.min_keys_per_bin * bins > knobs.min_keys
+                          ? knobs.min_keys_per_bin * bins
+                          : knobs.min_keys;
+  if (is_half_float_key_v<Key> && least < knobs.min_half_float_keys)
+    least = knobs.min_half_float_keys;
+  return least;
+}
+
 // Narrow integer keys and 16-bit floats without values, from the knobs' counting.min_keys and
 // min_keys_per_bin on: sorted by counting (counting_sort.cuh); true where it ran, false
 // (nothing done) where not. Their equal keys are equal bit for bit, so the counting sort's
@@ -164,14 +179,7 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 bool sort_by_counting_if_narrow(const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (is_counted_key_v<Key> && !has_values_v<Value>) {
-    constexpr std::size_t bins = std::size_t(1) << radix_key_traits<Key>::bits;
-    const std::size_t per_bin = Tuning::knobs.counting.min_keys_per_bin * bins;
-    std::size_t least = per_bin > Tuning::knobs.counting.min_keys
-                            ? per_bin
-                            : Tuning::knobs.counting.min_keys;
-    if (is_half_float_key_v<Key> && least < Tuning::knobs.counting.min_half_float_keys)
-      least = Tuning::knobs.counting.min_half_float_keys;
-    if (request.count >= least) {
+    if (request.count >= counting_min_keys<Tuning, Key>()) {
       if constexpr (is_half_float_key_v<Key>) {
         // The gated one-sweep sort's memory comes with the counting sort's, in its one
         // allocation (made before the input is touched).

@@ -3,6 +3,8 @@
 // which bin an output position holds.
 #include <gpusort/detail/backends/radix/counting_kernels.cuh>
 #include <gpusort/detail/backends/radix/counting_layout.cuh>
+#include <gpusort/detail/backends/radix/dispatch.cuh>
+#include <gpusort/error.cuh>
 #include <gpusort/detail/policies/tuning/sm90.cuh>
 
 #include <gtest/gtest.h>
@@ -192,4 +194,32 @@ TEST(CountingLayout, NarrowIntegerKeysAreTheCountedOnes) {
   EXPECT_TRUE(gpusort::is_counted_key_v<std::uint16_t>);
   EXPECT_FALSE(gpusort::is_counted_key_v<float>);
   EXPECT_FALSE(gpusort::is_narrow_integer_key_v<char32_t>);
+}
+
+// Where each key type starts being counted with the built-in tuning (below, par's other
+// strategies were measured faster: policies/tuning/sm90.cuh).
+TEST(CountingLayout, EachKeyTypeIsCountedFromItsMeasuredSize) {
+  using tuning = gpusort::radix_tuning_sm90;
+  EXPECT_EQ((radix::counting_min_keys<tuning, std::uint8_t>()), std::size_t(1) << 16);
+  EXPECT_EQ((radix::counting_min_keys<tuning, bool>()), std::size_t(1) << 16);
+  EXPECT_EQ((radix::counting_min_keys<tuning, std::int16_t>()), std::size_t(1) << 22);
+  EXPECT_EQ((radix::counting_min_keys<tuning, __half>()), std::size_t(1) << 24);
+  EXPECT_EQ((radix::counting_min_keys<tuning, __nv_bfloat16>()), std::size_t(1) << 24);
+}
+
+// The gated one-sweep sort of 16-bit floats runs in a part of the counting sort's block: the
+// part is its whole layout, and asking more of it is an error, not an overrun.
+TEST(CountingLayout, TheFallbackRunsInAPreallocatedBlockOfItsLayout) {
+  using layout = radix::onesweep_layout<gpusort::radix_tuning_sm90, __half, gpusort::no_values>;
+  for (std::size_t n : {std::size_t(1) << 24, (std::size_t(1) << 28) + 3}) {
+    const layout at(n);
+    EXPECT_GE(at.total_bytes, n * sizeof(__half));  // the alternate keys, and more
+    EXPECT_LT(at.status, at.total_bytes);
+  }
+  char memory[512];
+  gpusort::preallocated_block block{memory, sizeof(memory)};
+  const gpusort::allocator_ref allocator(block);
+  EXPECT_EQ(allocator.allocate(sizeof(memory), nullptr), memory);
+  EXPECT_THROW(allocator.allocate(sizeof(memory) + 1, nullptr), gpusort::error);
+  allocator.deallocate(memory, sizeof(memory), nullptr);  // takes nothing back
 }
