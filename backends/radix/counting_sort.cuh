@@ -3,8 +3,7 @@
 // are equal bit for bit (floats: but for zeros and NaNs, checked as they are counted), so the
 // sorted output is each value, in order, as many times as it occurs: one read of the keys
 // counts them, one write of the output fills them in, in place. The result is exactly what a
-// stable sort gives. One memset and three launches (two for at most 256
-// bins), whatever n.
+// stable sort gives. One memset and three launches (two for at most 256 bins), whatever n.
 #pragma once
 
 #include <gpusort/detail/device_facts.cuh>
@@ -115,13 +114,13 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
   const vector_split split =
       split_into_vectors(reinterpret_cast<std::uintptr_t>(keys), n, int(sizeof(Key)));
 
-  // Everything is allocated before the input is touched. The global counts and the groups'
-  // tickets start at zero, next to each other so that one memset clears them.
+  // Everything is allocated before the input is touched. The global counts, the classes'
+  // patterns (16-bit floats) and the groups' tickets start at zero, next to each other so
+  // that one memset clears them.
   storage_plan layout;
   const std::size_t counts_at = layout.reserve<unsigned long long>(shape::bins);
-  const std::size_t done_at = layout.reserve<unsigned int>(1);
   const std::size_t classes_at = layout.reserve<class_patterns>(shape::has_classes ? 1 : 0);
-  const std::size_t zeroed_end = classes_at + (shape::has_classes ? sizeof(class_patterns) : 0);
+  const std::size_t done_at = layout.reserve<unsigned int>(1);
   // sum_bins' inputs and outputs (lane-private histograms need none: count_values adds into
   // the global counts, and fill_values scans them).
   const std::size_t summed_bins = shape::lane_private ? 0 : shape::bins;
@@ -139,9 +138,8 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
   auto* group_starts = storage.at<unsigned long long>(group_starts_at);
   auto* classes = shape::has_classes ? storage.at<class_patterns>(classes_at) : nullptr;
 
-  const std::size_t zeroed_bytes =
-      (shape::has_classes ? zeroed_end : done_at + sizeof(unsigned int)) - counts_at;
-  detail::check_cuda(cudaMemsetAsync(global_counts, 0, zeroed_bytes, stream),
+  detail::check_cuda(cudaMemsetAsync(global_counts, 0, done_at + sizeof(unsigned int) - counts_at,
+                                     stream),
                      "counting sort: clearing the counts");
   const dim3 count_grid(unsigned(count_blocks), 1u << launch.slice_bits);
   count_values<shape><<<count_grid, shape::count_threads, launch.shared_bytes, stream>>>(

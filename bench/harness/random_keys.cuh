@@ -100,13 +100,15 @@ __device__ inline std::uint16_t uniform_key(std::uint64_t bits, std::uint16_t*) 
 }
 // Half precision: uniform in [-60000, 60000) (f16's finite range reaches 65504), rounded to
 // the nearest; never NaN, never -0.0 (24 random bits: the one zero is +0.0).
-__device__ inline __half uniform_key(std::uint64_t bits, __half*) {
+__device__ inline float uniform_half_range(std::uint64_t bits) {
   const float unit = static_cast<float>(bits >> 40) * 0x1p-24f;
-  return __float2half_rn(-6.0e4f + 1.2e5f * unit);
+  return -6.0e4f + 1.2e5f * unit;
+}
+__device__ inline __half uniform_key(std::uint64_t bits, __half*) {
+  return __float2half_rn(uniform_half_range(bits));
 }
 __device__ inline __nv_bfloat16 uniform_key(std::uint64_t bits, __nv_bfloat16*) {
-  const float unit = static_cast<float>(bits >> 40) * 0x1p-24f;
-  return __float2bfloat16_rn(-6.0e4f + 1.2e5f * unit);
+  return __float2bfloat16_rn(uniform_half_range(bits));
 }
 __device__ inline float uniform_key(std::uint64_t bits, float*) {
   const float unit = static_cast<float>(bits >> 40) * 0x1p-24f;  // 24 random bits in [0, 1)

@@ -3,6 +3,7 @@
 // -0.0 and +0.0, or two NaN payloads, both occur (the stable order then keeps them in input
 // order). Compared bit for bit with a stable sort on the host by the radix order (-0.0 equal
 // to +0.0, every NaN one value after +inf).
+#include "../support/counting_tuning.cuh"
 #include "../support/device_vector.cuh"
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
@@ -23,17 +24,6 @@
 
 namespace gpusort::test {
 namespace {
-
-// The radix policy with the counting sort from the first key on.
-struct counting_from_one_key {
-  static constexpr radix_knobs knobs = [] {
-    radix_knobs k = radix_tuning_sm90::knobs;
-    k.counting.min_keys = 0;
-    k.counting.min_keys_per_bin = 0;
-    k.counting.min_half_float_keys = 0;
-    return k;
-  }();
-};
 
 // Which zeros and NaNs an input holds; the rest of its keys are finite, non-zero, ±inf.
 enum class specials {

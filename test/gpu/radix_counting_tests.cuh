@@ -4,6 +4,7 @@
 // instantiated per key width in separate translation units.
 #pragma once
 
+#include "../support/counting_tuning.cuh"
 #include "../support/device_vector.cuh"
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
@@ -79,17 +80,6 @@ std::vector<narrow_storage_t<Key>> make_narrow_keys(std::size_t n, narrow_input 
 }
 
 enum class narrow_call { par_sort, radix_sort, par_stable_sort, radix_stable_sort, counting_sort };
-
-// The radix policy with the counting sort from the first key on (the built-in tuning counts
-// only from counting.min_keys keys, so the other calls test the one-sweep passes below that).
-struct counting_from_one_key {
-  static constexpr radix_knobs knobs = [] {
-    radix_knobs k = radix_tuning_sm90::knobs;
-    k.counting.min_keys = 0;
-    k.counting.min_keys_per_bin = 0;
-    return k;
-  }();
-};
 
 inline const char* name_of(narrow_call call) {
   switch (call) {
