@@ -8,6 +8,7 @@
 #include <gpusort/detail/backends/radix/cluster_dispatch.cuh>
 #include <gpusort/detail/backends/radix/dispatch.cuh>
 #include <gpusort/detail/backends/radix/msd_buckets.cuh>
+#include <gpusort/detail/backends/radix/network_dispatch.cuh>
 #include <gpusort/execution_policy.cuh>
 #include <gpusort/sort_request.cuh>
 #include "policy_requirements.cuh"
@@ -116,6 +117,9 @@ void backend_sort(const radix_policy<Tuning>&, const sort_request<Key, Value, Co
 template <class Key, class Value, class Compare, bool Stable>
 void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
+    // The smallest inputs of 32-bit keys: one sorting network, faster there than every
+    // strategy the tables choose among (tuning/sm90.cuh, network_tiling_sm90).
+    if (backends::radix::sort_by_network_if_small<network_tiling_sm90>(request)) return;
     detail::run_par_strategy<detail::par_tables_name_merge_for<Key>>(
         detail::par_strategy_for<Key, Value, Compare>(request.count), request);
   } else {

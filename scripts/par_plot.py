@@ -23,11 +23,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_plot import import_pyplot  # noqa: E402
 from bench_table import collect, key_value_bytes  # noqa: E402
 
-COLOURS = {"cluster_small": "tab:green", "cluster_medium": "tab:olive",
+COLOURS = {"network": "tab:cyan", "cluster_small": "tab:green", "cluster_medium": "tab:olive",
            "merge": "tab:purple",
            "onesweep_small_tiles": "tab:orange", "msd_buckets": "tab:red",
            "onesweep": "tab:blue"}
 ROW = re.compile(r"\{(\d+), (true|false), (\d+), par_strategy::(\w+)\}")
+# par's sorting network, ahead of the table: 32-bit keys only, up to one cluster of
+# network_tiling_sm90 (policies/tuning/sm90.cuh: 8 blocks of 256 x 4 keys).
+NETWORK_MAX_N = 8 * 256 * 4
 
 
 def read_table(path):
@@ -37,7 +40,10 @@ def read_table(path):
 
 def chosen(table, key_bytes, with_values, n, floating=False):
     """choose_par_strategy (policies/select.cuh), in Python (par runs merge rows for every
-    radix key, floats included; floating-point keys pass over msd_buckets rows)."""
+    radix key, floats included; floating-point keys pass over msd_buckets rows), after
+    the sorting network that par runs ahead of its table."""
+    if key_bytes == 4 and not with_values and n <= NETWORK_MAX_N:
+        return "network"
     widths = [k for k, _, _, _ in table]
     key_class = min(max(key_bytes, min(widths)), max(widths))
     for k, w, max_n, strategy in table:

@@ -91,6 +91,16 @@ struct cluster_knobs {
   int min_blocks_per_multiprocessor = 1;
 };
 
+// The radix backend's sorting network for the smallest inputs (keys only, keys of at most 32
+// bits; backends/radix/network_kernels.cuh): one cluster of up to max_cluster_blocks blocks
+// (1, 2, 4 or 8; clusters need sm_90, so one block before it), each block_threads x
+// items_per_thread keys (powers of two).
+struct network_knobs {
+  int block_threads = 0;
+  int items_per_thread = 0;
+  int max_cluster_blocks = 0;
+};
+
 // The comparison backend (backends/merge/). Every knob applies to keys only and to pairs
 // alike; pairs carry each key's input position, so their tiles shrink to fit exchange_bytes.
 struct merge_knobs {

@@ -138,6 +138,23 @@ struct cluster_tiling_medium_sm90 final {
   }();
 };
 
+// The smallest inputs of 32-bit keys (keys only): gpusort::par's sorting network
+// (backends/radix/network_kernels.cuh), one cluster of up to 8 blocks of 256 x 4 keys, so
+// n up to 8192 (1024 before sm_90, where one block runs it). H100, whole calls, u32 (CUB's
+// radix sort 15-16 us to 4096 keys, 53-58 us from 5000; par's cluster sort 12-18 us, 24 us
+// at 8192): 256 x 4 9.0 us at 1024, 10.7 at 2048, 13.5 at 4096, 20.0 at 8192; 512 x 4 11.7,
+// 10.4, 13.0, 19.6; 256 x 8 11.9, 11.3, 15.7, 24.6. From 12000 keys the cluster sort is
+// faster again (bench/results/NOTES.md).
+struct network_tiling_sm90 final {
+  static constexpr network_knobs knobs = [] {
+    network_knobs k;
+    k.block_threads = 256;
+    k.items_per_thread = 4;
+    k.max_cluster_blocks = 8;
+    return k;
+  }();
+};
+
 // The sort by buckets (par's msd_buckets; backends/radix/msd_buckets.cuh): one cluster per
 // bucket, 256 buckets resident at once. 256 x 16 keys per block at 2 blocks per SM: up to
 // 2^19.5 uniform keys every bucket is one block. H100, u32, ratio to CUB at 2^17 / 2^18 /
