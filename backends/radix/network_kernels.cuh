@@ -90,6 +90,7 @@ struct network_block {
   std::uint32_t (&buffers)[2][padded(Shape::block_keys)];
   int block;  // the block's rank in the cluster
   int buffer = 1;
+  bool exchanged_across_blocks = false;
 
   __device__ int position(int i) const { return block * block_keys + int(threadIdx.x) * items + i; }
 
@@ -104,7 +105,11 @@ struct network_block {
 #endif
   }
 
-  __device__ void step(word_t (&w)[items], int k, int j) {
+  // `across_blocks` runs once, between the barriers of the first exchange across blocks:
+  // there every block has stored what it loaded and none has left, so it may read the other
+  // blocks' shared memory without barriers of its own.
+  template <class AcrossBlocks>
+  __device__ void step(word_t (&w)[items], int k, int j, AcrossBlocks& across_blocks) {
     const int thread = int(threadIdx.x);
     if (j < items) {
 #pragma unroll
@@ -140,6 +145,8 @@ struct network_block {
         const word_t* theirs = cluster.map_shared_rank(mine, unsigned(block ^ (j / block_keys)));
 #pragma unroll
         for (int i = 0; i < items; ++i) other[i] = theirs[padded(thread * items + i)];
+        if (!exchanged_across_blocks) across_blocks();
+        exchanged_across_blocks = true;
         cluster.sync();
 #endif
       }
@@ -152,12 +159,13 @@ struct network_block {
     }
   }
 
-  __device__ void sort(word_t (&w)[items]) {
+  template <class AcrossBlocks>
+  __device__ void sort(word_t (&w)[items], AcrossBlocks&& across_blocks) {
     constexpr int network_keys = Shape::network_keys;
 #pragma unroll
     for (int k = 2; k <= network_keys; k *= 2) {
 #pragma unroll
-      for (int j = k / 2; j > 0; j /= 2) step(w, k, j);
+      for (int j = k / 2; j > 0; j /= 2) step(w, k, j, across_blocks);
     }
   }
 };
@@ -199,31 +207,35 @@ __global__ void __launch_bounds__(Shape::block_threads)
     }
     shared.words[0][padded(local)] = word;
   }
-  const bool block_has_class_key = __syncthreads_or(has_class_key);
+  // Whether any block of the cluster loaded a zero or a NaN: each block's own answer, then
+  // the others' during the network's first exchange across blocks.
+  bool classes_to_place = false;
+  if constexpr (has_classes) {
+    classes_to_place = __syncthreads_or(has_class_key);
+    if (thread == 0) shared.has_class_keys = classes_to_place;
+  } else {
+    __syncthreads();
+  }
   word_t w[items];
 #pragma unroll
   for (int i = 0; i < items; ++i) w[i] = shared.words[0][padded(thread * items + i)];
 
-  network.sort(w);
-
-  // The classes' words: every zero's and every NaN's (+0.0 and a NaN are all-zero and
-  // all-one bit patterns).
-  word_t zero_word = 0, nan_word = 0;
-  bool classes_to_place = false;
-  if constexpr (has_classes) {
-    zero_word = word_t(ordered_bits(gpusort::detail::bit_cast<Key>(bits_t(0)), flip));
-    nan_word = word_t(ordered_bits(gpusort::detail::bit_cast<Key>(bits_t(~bits_t(0))), flip));
-    if (thread == 0) shared.has_class_keys = block_has_class_key;
-    network.cluster_barrier();
-    classes_to_place = block_has_class_key;
+  network.sort(w, [&] {
 #if GPUSORT_NETWORK_HAS_CLUSTERS
-    if constexpr (Shape::cluster_blocks > 1) {
+    if constexpr (has_classes) {
       cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
       for (int b = 0; b < Shape::cluster_blocks; ++b)
         classes_to_place |= *cluster.map_shared_rank(&shared.has_class_keys, unsigned(b)) != 0;
     }
 #endif
-    network.cluster_barrier();  // no block leaves while another reads its flag
+  });
+
+  // The classes' words: every zero's and every NaN's (+0.0 and a NaN are all-zero and
+  // all-one bit patterns).
+  word_t zero_word = 0, nan_word = 0;
+  if constexpr (has_classes) {
+    zero_word = word_t(ordered_bits(gpusort::detail::bit_cast<Key>(bits_t(0)), flip));
+    nan_word = word_t(ordered_bits(gpusort::detail::bit_cast<Key>(bits_t(~bits_t(0))), flip));
   }
 
   // Stage the sorted words (the buffer the last exchange did not read), then striped,
@@ -237,7 +249,7 @@ __global__ void __launch_bounds__(Shape::block_threads)
     const int local = i * threads + thread;
     if (base + local >= count) continue;
     const word_t word = staged[padded(local)];
-    if (classes_to_place && (word == zero_word || word == nan_word)) continue;
+    if (has_classes && classes_to_place && (word == zero_word || word == nan_word)) continue;
     keys[base + local] = traits::decode(bits_t(bits_t(word) ^ flip));
   }
   if constexpr (has_classes) {
