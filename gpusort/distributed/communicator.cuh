@@ -15,6 +15,7 @@
 #include <nccl.h>
 #endif
 
+#include <chrono>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -85,6 +86,18 @@ class communicator {
   ncclComm_t nccl() const noexcept { return comm_; }
 #endif
 
+  // How long this rank waits for the others at one step of a distributed sort (ten minutes
+  // unless set). A rank that waits longer, because a peer failed where the ranks could not
+  // agree on it or never called, revokes the NCCL communicator (NCCL 2.28 and newer; the
+  // collective it waits in stops) and throws; the communicator can then only be destroyed.
+  std::chrono::milliseconds timeout() const noexcept { return timeout_; }
+  communicator& set_timeout(std::chrono::milliseconds timeout) {
+    if (timeout.count() <= 0)
+      gpusort::detail::throw_usage_error("a communicator's timeout must be positive");
+    timeout_ = timeout;
+    return *this;
+  }
+
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
   // The CUDA device this rank's data lives on; the sort runs there.
@@ -96,6 +109,7 @@ class communicator {
   int rank_ = 0;
   int size_ = 1;
   int device_ = 0;
+  std::chrono::milliseconds timeout_ = std::chrono::minutes(10);
 #if GPUSORT_WITH_NCCL
   ncclComm_t comm_ = nullptr;
   std::shared_ptr<ncclComm> owner_;

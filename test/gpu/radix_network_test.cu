@@ -130,6 +130,31 @@ TEST(RadixNetworkFloats, ZerosAndNaNsKeepTheirInputOrderInEveryBlock) {
     }
 }
 
+// One zero or NaN loaded by one block of the cluster whose sorted place lies in another
+// block's part of the output: every block must learn that the cluster holds a class key,
+// or the writing block puts the class's canonical word (+0.0, the canonical NaN) there.
+TEST(RadixNetworkFloats, AClassKeyOfOneBlockIsPlacedWhereAnotherBlockWrites) {
+  if (!gpu_present()) GTEST_SKIP() << "no CUDA GPU here";
+  const float specials[] = {-0.0f, -std::nanf("5"), std::nanf("3")};
+  const std::size_t capacity = network_capacity_here<narrow_network_tiling>();
+  for (std::size_t n : capped({600, 1024, 2048})) {
+    if (n > capacity) continue;
+    for (std::size_t at : {std::size_t(0), n / 2, n - 1})
+      for (float special : specials) {
+        std::vector<float> keys(n);
+        for (std::size_t i = 0; i < n; ++i) keys[i] = 1.0f + float((i * 7919) % 1000);
+        keys[at] = special;
+        SCOPED_TRACE("n=" + std::to_string(n) + " special at " + std::to_string(at));
+        expect_sorts_keys_by<true>(network_only_policy<narrow_network_tiling>{}, keys,
+                                   gpusort::less<>{}, reference_order<float>{false},
+                                   guarantee::stable);
+        expect_sorts_keys_by<true>(network_only_policy<narrow_network_tiling>{}, keys,
+                                   gpusort::greater<>{}, reference_order<float>{true},
+                                   guarantee::stable);
+      }
+  }
+}
+
 // What the network does not take it leaves alone: more keys than a cluster holds, pairs.
 TEST(RadixNetworkRequests, DeclinedRequestsLeaveTheKeysAsTheyWere) {
   if (!gpu_present()) GTEST_SKIP() << "no CUDA GPU here";

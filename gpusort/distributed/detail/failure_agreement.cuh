@@ -19,13 +19,14 @@ namespace gpusort::distributed::detail {
 
 // Every rank says whether it failed; if any did, every rank throws (the failing one its
 // own error). `flag` is one device word.
-inline void agree_or_throw(const communicator& comm, std::uint64_t* flag,
+inline void agree_or_throw(const communicator& comm, host_round_trip& trip, std::uint64_t* flag,
                            const std::exception_ptr& failure, const char* step,
                            cudaStream_t stream) {
   std::vector<std::uint64_t> failed{failure ? 1u : 0u};
-  copy_to_device(flag, failed, stream);
+  trip.to_device(flag, failed);
   all_reduce_sum(comm, flag, 1, stream);
-  copy_to_host(failed, flag, stream);
+  trip.to_host(failed, flag);
+  trip.wait(step);
   if (failure) std::rethrow_exception(failure);
   if (failed[0] > 0)
     gpusort::detail::throw_usage_error(std::to_string(failed[0]) + " other rank(s) failed " +
@@ -34,15 +35,16 @@ inline void agree_or_throw(const communicator& comm, std::uint64_t* flag,
 
 // Runs `attempt` (the step named `step`) on this rank, then agree_or_throw.
 template <class Attempt>
-void all_ranks_succeed_or_throw(const communicator& comm, std::uint64_t* flag, const char* step,
-                                cudaStream_t stream, Attempt&& attempt) {
+void all_ranks_succeed_or_throw(const communicator& comm, host_round_trip& trip,
+                                std::uint64_t* flag, const char* step, cudaStream_t stream,
+                                Attempt&& attempt) {
   std::exception_ptr failure;
   try {
     attempt();
   } catch (...) {
     failure = std::current_exception();
   }
-  agree_or_throw(comm, flag, failure, step, stream);
+  agree_or_throw(comm, trip, flag, failure, step, stream);
 }
 
 }  // namespace gpusort::distributed::detail

@@ -24,24 +24,35 @@ namespace gpusort::distributed::detail {
 // so 2^34 elements per rank need 5 rounds; more only grows the (tiny) candidate arrays.
 inline constexpr int candidates_per_splitter = 128;
 
-// A search's device arrays, in one allocation reused by every round.
+// A search's device arrays, reused by every round. They lie in the sort's control block
+// (sharded_sort.cuh), allocated before the ranks first agree, so that no rank can fail to
+// allocate them between two agreements and leave the others waiting in a collective.
 template <class Key>
 class candidate_buffers {
  public:
-  candidate_buffers(std::size_t per_rank, int ranks, allocator_ref allocator,
-                    cudaStream_t stream)
-      : per_rank(per_rank), all(per_rank * std::size_t(ranks)), at_(layout(per_rank, all)),
-        storage_(allocator, at_.total_bytes, stream) {}
+  // Candidates one rank offers per round: as many for every splitter (splitter_search).
+  static std::size_t per_rank_for(int ranks) {
+    return std::size_t(ranks - 1) * candidates_per_splitter;
+  }
+  // Room for the arrays of `ranks` ranks in a plan; returns their offset there.
+  static std::size_t reserve(storage_plan& plan, int ranks) {
+    return plan.reserve_bytes(layout(ranks).total_bytes);
+  }
+
+  // Over the arrays at `base`: the storage of the plan reserve() took room in, plus its offset.
+  candidate_buffers(int ranks, char* base)
+      : per_rank(per_rank_for(ranks)), all(per_rank * std::size_t(ranks)), at_(layout(ranks)),
+        base_(base) {}
 
   const std::size_t per_rank;  // candidates one rank offers per round
   const std::size_t all;       // of all ranks
 
   // This rank's candidates.
   std::uint64_t* local_positions() const { return words(at_.local_positions); }
-  Key* local_keys() const { return storage_.at<Key>(at_.local_keys); }
+  Key* local_keys() const { return reinterpret_cast<Key*>(base_ + at_.local_keys); }
   // Every rank's candidates, in rank order.
   std::uint64_t* positions() const { return words(at_.positions); }
-  Key* candidates() const { return storage_.at<Key>(at_.candidates); }
+  Key* candidates() const { return reinterpret_cast<Key*>(base_ + at_.candidates); }
   // How many of this rank's elements precede each candidate; then of all ranks' elements.
   std::uint64_t* local_counts() const { return words(at_.local_counts); }
   std::uint64_t* global_ranks() const { return words(at_.global_ranks); }
@@ -51,7 +62,8 @@ class candidate_buffers {
     std::size_t local_positions, local_keys, positions, candidates, local_counts, global_ranks;
     std::size_t total_bytes;
   };
-  static offsets layout(std::size_t per_rank, std::size_t all) {
+  static offsets layout(int ranks) {
+    const std::size_t per_rank = per_rank_for(ranks), all = per_rank * std::size_t(ranks);
     storage_plan plan;
     offsets at{};
     at.local_positions = plan.reserve<std::uint64_t>(per_rank);
@@ -63,10 +75,12 @@ class candidate_buffers {
     at.total_bytes = plan.total_bytes();
     return at;
   }
-  std::uint64_t* words(std::size_t offset) const { return storage_.at<std::uint64_t>(offset); }
+  std::uint64_t* words(std::size_t offset) const {
+    return reinterpret_cast<std::uint64_t*>(base_ + offset);
+  }
 
   offsets at_;
-  temporary_storage storage_;
+  char* base_;
 };
 
 // A round's results on the host: for every rank's candidate, its position on its rank, how
@@ -79,10 +93,10 @@ struct ranked_candidates {
 
 // This rank picks up its candidate keys; then every rank has every rank's candidates.
 template <class Key>
-void share_candidates(const communicator& comm, const Key* keys,
+void share_candidates(const communicator& comm, host_round_trip& trip, const Key* keys,
                       const std::vector<std::uint64_t>& positions,
                       const candidate_buffers<Key>& b, cudaStream_t stream) {
-  copy_to_device(b.local_positions(), positions, stream);
+  trip.to_device(b.local_positions(), positions);
   const auto blocks = unsigned((b.per_rank + split_kernel_threads - 1) / split_kernel_threads);
   gather_candidates<<<blocks, split_kernel_threads, 0, stream>>>(
       keys, b.local_positions(), b.per_rank, b.local_keys());
@@ -111,36 +125,33 @@ void rank_candidates(const communicator& comm, const Key* keys, std::size_t coun
 
 // The host narrows the search's windows from these.
 template <class Key>
-void copy_ranked_to_host(const candidate_buffers<Key>& b, ranked_candidates& ranked,
-                         cudaStream_t stream) {
-  gpusort::detail::check_cuda(cudaMemcpyAsync(ranked.positions.data(), b.positions(),
-                                              b.all * sizeof(std::uint64_t),
-                                              cudaMemcpyDeviceToHost, stream),
-                              "copying candidate positions to the host");
-  gpusort::detail::check_cuda(cudaMemcpyAsync(ranked.local_counts.data(), b.local_counts(),
-                                              b.all * sizeof(std::uint64_t),
-                                              cudaMemcpyDeviceToHost, stream),
-                              "copying candidate counts to the host");
-  copy_to_host(ranked.global_ranks, b.global_ranks(), stream);  // waits for all three
+void copy_ranked_to_host(host_round_trip& trip, const candidate_buffers<Key>& b,
+                         ranked_candidates& ranked) {
+  trip.to_host(ranked.positions, b.positions());
+  trip.to_host(ranked.local_counts, b.local_counts());
+  trip.to_host(ranked.global_ranks, b.global_ranks());
+  trip.wait("to search the splitters");
 }
 
 // Where this rank's sorted data is cut (splitter_search::splits()), found together with
 // every other rank: all of them call it with the same targets and total.
 template <class Key, class Compare>
-std::vector<std::uint64_t> find_rank_splits(const communicator& comm, const Key* keys,
-                                            std::size_t count,
+std::vector<std::uint64_t> find_rank_splits(const communicator& comm, host_round_trip& trip,
+                                            const Key* keys, std::size_t count,
                                             const std::vector<std::uint64_t>& targets,
                                             std::uint64_t total, const Compare& comp,
-                                            cudaStream_t stream, allocator_ref allocator) {
+                                            const candidate_buffers<Key>& buffers,
+                                            cudaStream_t stream) {
   splitter_search search(targets, count, total, candidates_per_splitter);
-  const candidate_buffers<Key> buffers(search.candidates_per_rank(), comm.size(), allocator,
-                                       stream);
+  if (search.candidates_per_rank() != buffers.per_rank)
+    throw gpusort::error("gpusort: internal error: the splitter search's candidate arrays "
+                         "were sized for another rank count");
   ranked_candidates ranked(buffers.all);
   constexpr int most_rounds = 64;  // 128-fold per round: never reached by a strict weak order
   for (int round = 0; round < most_rounds && !search.done(); ++round) {
-    share_candidates(comm, keys, search.candidate_positions(), buffers, stream);
+    share_candidates(comm, trip, keys, search.candidate_positions(), buffers, stream);
     rank_candidates(comm, keys, count, comp, buffers, stream);
-    copy_ranked_to_host(buffers, ranked, stream);
+    copy_ranked_to_host(trip, buffers, ranked);
     search.narrow(ranked.positions, ranked.global_ranks, ranked.local_counts);
   }
   if (!search.done())

@@ -9,7 +9,10 @@
 //   5. merge the received runs (merge_received.cuh).
 // The host waits for the counts of steps 1 and 3; everything else is stream-ordered.
 // Every rank learns, before the exchange, whether any rank failed to allocate or sort,
-// and then all of them throw: no rank is left waiting in a collective.
+// and then all of them throw: no rank is left waiting in a collective. A failure that the
+// ranks cannot agree on (a CUDA error in the middle of the splitter search, a rank that
+// never calls) ends, on the ranks left waiting, at the communicator's timeout
+// (host_round_trip.cuh).
 #pragma once
 
 #include "../../allocator.cuh"
@@ -31,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <utility>
@@ -38,8 +42,10 @@
 
 namespace gpusort::distributed::detail {
 
-// The small device arrays the steps share, in one allocation: every rank's count (and this
-// rank's own behind them, to gather from), the failure flag, and every rank's cuts.
+// The small device arrays the steps share, in one allocation made before any collective:
+// every rank's count (and this rank's own behind them, to gather from), the failure flag,
+// every rank's cuts, and the splitter search's candidates.
+template <class Key>
 class control_buffers {
  public:
   control_buffers(int ranks, allocator_ref allocator, cudaStream_t stream)
@@ -49,10 +55,13 @@ class control_buffers {
   std::uint64_t* flag() const { return words(at_.flag); }
   // Rank q's row of ranks + 1 cuts; the rows follow each other from cuts_of(0).
   std::uint64_t* cuts_of(int q) const { return words(at_.cuts) + std::size_t(q) * (ranks_ + 1); }
+  candidate_buffers<Key> candidates() const {
+    return candidate_buffers<Key>(ranks_, storage_.at<char>(at_.candidates));
+  }
 
  private:
   struct offsets {
-    std::size_t counts, flag, cuts, total_bytes;
+    std::size_t counts, flag, cuts, candidates, total_bytes;
   };
   static offsets layout(int ranks) {
     storage_plan plan;
@@ -60,6 +69,7 @@ class control_buffers {
     at.counts = plan.reserve<std::uint64_t>(ranks + 1);
     at.flag = plan.reserve<std::uint64_t>(1);
     at.cuts = plan.reserve<std::uint64_t>(std::size_t(ranks) * (ranks + 1));
+    at.candidates = candidate_buffers<Key>::reserve(plan, ranks);
     at.total_bytes = plan.total_bytes();
     return at;
   }
@@ -70,6 +80,24 @@ class control_buffers {
   temporary_storage storage_;
 };
 
+// Makes the control block from the policy's allocator; where that fails, from gpusort's own
+// memory, so that this rank can still gather the counts and tell the others; returns the
+// first failure. Throws only where both fail: the other ranks then wait in the gathering of
+// the counts until their timeout.
+template <class Key>
+std::exception_ptr emplace_control_buffers(std::optional<control_buffers<Key>>& control,
+                                           int ranks, allocator_ref allocator,
+                                           cudaStream_t stream) {
+  try {
+    control.emplace(ranks, allocator, stream);
+    return nullptr;
+  } catch (...) {
+    const std::exception_ptr failure = std::current_exception();
+    control.emplace(ranks, allocator_ref{}, stream);
+    return failure;
+  }
+}
+
 // What step 1 learns; every rank computes the same.
 struct rank_counts {
   std::vector<std::uint64_t> of_rank;  // every rank's element count
@@ -77,15 +105,29 @@ struct rank_counts {
   std::uint64_t total;
 };
 
+// The count a rank gathers in place of its own when it could not make its control block.
+inline constexpr std::uint64_t failed_rank_count = ~std::uint64_t(0);
+
 // Step 1: rank r ends with as many elements as it brought, so the counts fix every share.
-inline rank_counts gather_counts(const communicator& comm, std::size_t count,
-                                 const control_buffers& control, cudaStream_t stream) {
+// Every rank throws where any could not make its control block (`control_failure`).
+template <class Key>
+rank_counts gather_counts(const communicator& comm, host_round_trip& trip, std::size_t count,
+                          const control_buffers<Key>& control,
+                          const std::exception_ptr& control_failure, cudaStream_t stream) {
   const int ranks = comm.size();
   rank_counts counts{std::vector<std::uint64_t>(ranks), {}, 0};
-  copy_to_device(control.counts() + ranks, {std::uint64_t(count)}, stream);
+  trip.to_device(control.counts() + ranks,
+                 {control_failure ? failed_rank_count : std::uint64_t(count)});
   all_gather_bytes(comm, control.counts() + ranks, control.counts(), sizeof(std::uint64_t),
                    stream);
-  copy_to_host(counts.of_rank, control.counts(), stream);
+  trip.to_host(counts.of_rank, control.counts());
+  trip.wait("to gather the counts");
+  if (control_failure) std::rethrow_exception(control_failure);
+  for (int r = 0; r < ranks; ++r)
+    if (counts.of_rank[r] == failed_rank_count)
+      gpusort::detail::throw_usage_error(
+          "rank " + std::to_string(r) + " failed to allocate the distributed sort's control "
+          "block; this rank's data is as it was");
   for (int r = 0; r < ranks; ++r) {
     if (r > 0) counts.targets.push_back(counts.total);
     counts.total += counts.of_rank[r];
@@ -108,27 +150,31 @@ class cut_table {
 // Step 3: this rank's cuts, 0 and its count included: its elements [own[r], own[r + 1])
 // go to rank r.
 template <class Key, class Compare>
-std::vector<std::uint64_t> find_own_cuts(const communicator& comm, const Key* keys,
-                                         std::size_t count, const rank_counts& counts,
-                                         const Compare& comp, cudaStream_t stream,
-                                         allocator_ref allocator) {
+std::vector<std::uint64_t> find_own_cuts(const communicator& comm, host_round_trip& trip,
+                                         const Key* keys, std::size_t count,
+                                         const rank_counts& counts, const Compare& comp,
+                                         const control_buffers<Key>& control,
+                                         cudaStream_t stream) {
   std::vector<std::uint64_t> own{0};
-  for (std::uint64_t s : find_rank_splits(comm, keys, count, counts.targets, counts.total, comp,
-                                          stream, allocator))
+  for (std::uint64_t s : find_rank_splits(comm, trip, keys, count, counts.targets, counts.total,
+                                          comp, control.candidates(), stream))
     own.push_back(s);
   own.push_back(count);
   return own;
 }
 
 // Every rank needs every rank's cuts: to check them, and to know what it will receive.
-inline cut_table gather_cuts(const communicator& comm, const std::vector<std::uint64_t>& own,
-                             const control_buffers& control, cudaStream_t stream) {
+template <class Key>
+cut_table gather_cuts(const communicator& comm, host_round_trip& trip,
+                      const std::vector<std::uint64_t>& own, const control_buffers<Key>& control,
+                      cudaStream_t stream) {
   const int ranks = comm.size();
-  copy_to_device(control.cuts_of(comm.rank()), own, stream);
+  trip.to_device(control.cuts_of(comm.rank()), own);
   all_gather_bytes(comm, control.cuts_of(comm.rank()), control.cuts_of(0),
                    (ranks + 1) * sizeof(std::uint64_t), stream);
   std::vector<std::uint64_t> cuts(std::size_t(ranks) * (ranks + 1));
-  copy_to_host(cuts, control.cuts_of(0), stream);
+  trip.to_host(cuts, control.cuts_of(0));
+  trip.wait("to gather the cuts");
   return cut_table(ranks, std::move(cuts));
 }
 
@@ -241,30 +287,35 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
   gpusort::detail::require_no_pending_error();
   gpusort::detail::require_stream_of_device(stream, comm.device());
 
-  const control_buffers control(comm.size(), allocator, stream);
-  const rank_counts counts = gather_counts(comm, count, control, stream);
+  host_round_trip trip(comm, stream);
+  std::optional<control_buffers<Key>> control;
+  const std::exception_ptr control_failure =
+      emplace_control_buffers(control, comm.size(), allocator, stream);
+  const rank_counts counts = gather_counts(comm, trip, count, *control, control_failure, stream);
   const std::uint64_t global_begin = self == 0 ? 0 : counts.targets[self - 1];
   const shard result{self, global_begin, count, counts.total};
   if (counts.total == 0) return result;
 
   record_step(events.begun, stream);
-  all_ranks_succeed_or_throw(comm, control.flag(), "to sort locally", stream, [&] {
+  all_ranks_succeed_or_throw(comm, trip, control->flag(), "to sort locally", stream, [&] {
     // The checks on the ranges happen here too.
     gpusort::detail::sort_front_door<Stable>(policy, keys, keys + count, values, comp);
   });
   record_step(events.sorted, stream);
 
   const std::vector<std::uint64_t> own_cuts =
-      find_own_cuts(comm, keys, count, counts, comp, stream, allocator);
-  const cut_table cuts = gather_cuts(comm, own_cuts, control, stream);
+      find_own_cuts(comm, trip, keys, count, counts, comp, *control, stream);
+  const cut_table cuts = gather_cuts(comm, trip, own_cuts, *control, stream);
   record_step(events.split, stream);
   require_consistent_cuts(cuts, counts.of_rank);
   const exchange_layout layout = plan_exchange(cuts, own_cuts, self);
 
   std::optional<receive_buffers<Stable, Key, Value>> received;
-  all_ranks_succeed_or_throw(comm, control.flag(), "to allocate the exchange buffer", stream, [&] {
+  const auto allocate_received = [&] {
     received.emplace(count, layout.runs, comp, allocator, stream);
-  });
+  };
+  all_ranks_succeed_or_throw(comm, trip, control->flag(), "to allocate the exchange buffer",
+                             stream, allocate_received);
   exchange_pieces(comm, keys, values, *received, layout, stream);
   record_step(events.exchanged, stream);
 

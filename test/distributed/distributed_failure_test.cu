@@ -1,0 +1,122 @@
+// How the distributed sort fails on two ranks without leaving a rank waiting forever: a
+// rank that cannot allocate its control block tells the others, and every rank throws with
+// its data as it was; a rank whose peer never calls gives up at the communicator's timeout
+// with an error that says so. Each test makes its own NCCL communicators and aborts them at
+// the end, since a timeout revokes them.
+#include "distributed_checks.cuh"
+
+#include "../support/allocators.cuh"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace gpusort::test {
+namespace {
+
+#if GPUSORT_WITH_NCCL
+// Two ranks' communicators that the test owns: aborted (never waiting on a peer) when it ends.
+class owned_pair {
+ public:
+  owned_pair() {
+    int visible = 0;
+    if (cudaGetDeviceCount(&visible) != cudaSuccess || visible < 2) return;
+    const int devices[2] = {0, 1};
+    if (ncclCommInitAll(raw_, 2, devices) != ncclSuccess) return;
+    comms.emplace_back(raw_[0]);
+    comms.emplace_back(raw_[1]);
+  }
+  ~owned_pair() {
+    comms.clear();
+    for (ncclComm_t raw : raw_)
+      if (raw != nullptr) ncclCommAbort(raw);
+  }
+  owned_pair(const owned_pair&) = delete;
+  owned_pair& operator=(const owned_pair&) = delete;
+
+  std::vector<communicator> comms;
+
+ private:
+  ncclComm_t raw_[2] = {nullptr, nullptr};
+};
+#endif
+
+TEST(DistributedFailure, ARankWithoutMemoryForItsControlBlockFailsEveryRank) {
+#if GPUSORT_WITH_NCCL
+  owned_pair pair;
+  if (pair.comms.empty()) GTEST_SKIP() << "two ranks need two GPUs and NCCL";
+  // Far beyond the test's run, but a hang fails the test rather than the whole run.
+  for (communicator& c : pair.comms) c.set_timeout(std::chrono::seconds(60));
+  const auto inputs = rank_inputs<std::uint32_t>({100003, 65521}, distribution::uniform, 5);
+  std::vector<std::string> errors(2);
+  std::vector<std::vector<std::uint32_t>> after(2);
+  on_every_rank(pair.comms, [&](int r) {
+    device_array<std::uint32_t> keys(inputs[r]);
+    refusing_allocator refusing;
+    try {
+      if (r == 1)
+        distributed::sort(pair.comms[r], par.with_allocator(refusing), keys.begin(), keys.end());
+      else
+        distributed::sort(pair.comms[r], keys.begin(), keys.end());
+    } catch (const gpusort::error& e) {
+      errors[r] = e.what();
+    }
+    after[r] = keys.to_host();
+  });
+  EXPECT_NE(errors[0].find("rank 1 failed to allocate"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("allocator returned null"), std::string::npos) << errors[1];
+  for (int r = 0; r < 2; ++r) expect_same_bits(after[r], inputs[r], "rank's keys");
+#else
+  GTEST_SKIP() << "built without NCCL (gpusort::distributed was not found by CMake)";
+#endif
+}
+
+TEST(DistributedFailure, ARankWhosePeerNeverCallsGivesUpAtItsTimeout) {
+#if GPUSORT_WITH_NCCL && NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+  owned_pair pair;
+  if (pair.comms.empty()) GTEST_SKIP() << "two ranks need two GPUs and NCCL";
+  for (communicator& c : pair.comms) c.set_timeout(std::chrono::seconds(60));
+  // One sort on both ranks first: NCCL connects the ranks at their first collectives, on the
+  // host, where no timeout reaches.
+  expect_distributed_sort<call::sort>(
+      pair.comms, rank_inputs<std::uint32_t>({5003, 7001}, distribution::uniform, 8),
+      less<>{}, reference_order<std::uint32_t>{false});
+  pair.comms[0].set_timeout(std::chrono::milliseconds(1500));
+  const std::vector<std::uint32_t> input =
+      make_keys<std::uint32_t>(70001, distribution::uniform, 9);
+  std::string error;
+  std::vector<std::uint32_t> after;
+  double waited_s = 0;
+  // Rank 1 never calls.
+  on_every_rank({pair.comms[0]}, [&](int) {
+    device_array<std::uint32_t> keys(input);
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      distributed::sort(pair.comms[0], keys.begin(), keys.end());
+    } catch (const gpusort::error& e) {
+      error = e.what();
+    }
+    waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    after = keys.to_host();
+  });
+  EXPECT_NE(error.find("waited 1500 ms on rank 0 for the other ranks to gather the counts"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("revoked"), std::string::npos) << error;
+  EXPECT_GE(waited_s, 1.5);
+  EXPECT_LT(waited_s, 30.0);
+  expect_same_bits(after, input, "keys");
+#else
+  GTEST_SKIP() << "needs NCCL 2.28 or newer (ncclCommRevoke) and gpusort::distributed";
+#endif
+}
+
+TEST(DistributedFailure, ATimeoutMustBePositive) {
+  communicator solo = communicator::solo(0);
+  EXPECT_THROW(solo.set_timeout(std::chrono::milliseconds(0)), gpusort::error);
+  solo.set_timeout(std::chrono::seconds(5));
+  EXPECT_EQ(solo.timeout(), std::chrono::milliseconds(5000));
+}
+
+}  // namespace
+}  // namespace gpusort::test
