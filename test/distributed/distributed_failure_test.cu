@@ -7,7 +7,9 @@
 
 #include "../support/allocators.cuh"
 
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,52 @@ TEST(DistributedFailure, ARankWithoutMemoryForItsControlBlockFailsEveryRank) {
   EXPECT_NE(errors[0].find("rank 1 failed to allocate"), std::string::npos) << errors[0];
   EXPECT_NE(errors[1].find("allocator returned null"), std::string::npos) << errors[1];
   for (int r = 0; r < 2; ++r) expect_same_bits(after[r], inputs[r], "rank's keys");
+#else
+  GTEST_SKIP() << "built without NCCL (gpusort::distributed was not found by CMake)";
+#endif
+}
+
+// Gives out the first `allowed` blocks (cudaMalloc'd), then none.
+struct allocator_that_runs_out {
+  int allowed;
+  counting_allocator memory;
+  void* allocate(std::size_t bytes, cudaStream_t stream) {
+    return memory.allocations < allowed ? memory.allocate(bytes, stream) : nullptr;
+  }
+  void deallocate(void* p, std::size_t bytes, cudaStream_t stream) {
+    memory.deallocate(p, bytes, stream);
+  }
+};
+
+TEST(DistributedFailure, ARankThatCannotSortLocallyFailsEveryRank) {
+#if GPUSORT_WITH_NCCL
+  owned_pair pair;
+  if (pair.comms.empty()) GTEST_SKIP() << "two ranks need two GPUs and NCCL";
+  for (communicator& c : pair.comms) c.set_timeout(std::chrono::seconds(60));
+  const auto inputs = rank_inputs<std::uint32_t>({1000003, 999983}, distribution::uniform, 6);
+  std::vector<std::string> errors(2);
+  std::vector<std::vector<std::uint32_t>> after(2);
+  on_every_rank(pair.comms, [&](int r) {
+    device_array<std::uint32_t> keys(inputs[r]);
+    allocator_that_runs_out control_block_only{1, {}};  // the local sort's storage is refused
+    try {
+      if (r == 1)
+        distributed::sort(pair.comms[r], par.with_allocator(control_block_only), keys.begin(),
+                          keys.end());
+      else
+        distributed::sort(pair.comms[r], keys.begin(), keys.end());
+    } catch (const gpusort::error& e) {
+      errors[r] = e.what();
+    }
+    after[r] = keys.to_host();
+  });
+  EXPECT_NE(errors[0].find("1 other rank(s) failed to sort locally"), std::string::npos)
+      << errors[0];
+  EXPECT_NE(errors[1].find("allocator returned null"), std::string::npos) << errors[1];
+  expect_same_bits(after[1], inputs[1], "the failing rank's keys");
+  std::vector<std::uint32_t> sorted = inputs[0];
+  std::sort(sorted.begin(), sorted.end());
+  expect_same_bits(after[0], sorted, "the other rank's keys, sorted locally");
 #else
   GTEST_SKIP() << "built without NCCL (gpusort::distributed was not found by CMake)";
 #endif
