@@ -20,7 +20,8 @@ if(gpusort_have_nccl)
   # where the consumer builds (gpusortConfig.cmake.in); this build's NCCL is its first guess.
   target_include_directories(gpusort_distributed INTERFACE $<BUILD_INTERFACE:${NCCL_INCLUDE_DIR}>)
   target_link_libraries(gpusort_distributed INTERFACE gpusort
-    $<BUILD_INTERFACE:${NCCL_LIBRARY}> $<INSTALL_INTERFACE:gpusort::nccl>)
+    $<BUILD_INTERFACE:${NCCL_LIBRARY}> $<INSTALL_INTERFACE:gpusort::nccl>
+    ${CMAKE_DL_LIBS})  # dlsym: NCCL functions newer than some of its libraries (nccl_revoke.cuh)
   target_compile_definitions(gpusort_distributed INTERFACE GPUSORT_WITH_NCCL=1)
   get_filename_component(gpusort_nccl_library_dir ${NCCL_LIBRARY} DIRECTORY)
 elseif(GPUSORT_WITH_NCCL)

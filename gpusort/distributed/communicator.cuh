@@ -88,8 +88,9 @@ class communicator {
 
   // How long this rank waits for the others at one step of a distributed sort (ten minutes
   // unless set). A rank that waits longer, because a peer failed where the ranks could not
-  // agree on it or never called, revokes the NCCL communicator (NCCL 2.28 and newer; the
-  // collective it waits in stops) and throws; the communicator can then only be destroyed.
+  // agree on it or never called, throws; where the NCCL library has ncclCommRevoke it first
+  // revokes the communicator (the collective it waits in stops; the communicator can then
+  // only be destroyed), elsewhere the error says to abort it.
   std::chrono::milliseconds timeout() const noexcept { return timeout_; }
   communicator& set_timeout(std::chrono::milliseconds timeout) {
     if (timeout.count() <= 0)

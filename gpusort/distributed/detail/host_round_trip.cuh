@@ -9,6 +9,7 @@
 
 #include "../../error.cuh"
 #include "../communicator.cuh"
+#include "nccl_revoke.cuh"
 #include "pinned_staging.cuh"
 
 #include <cuda_runtime_api.h>
@@ -102,21 +103,23 @@ class host_round_trip {
                           std::to_string(comm_.timeout().count()) + " ms on rank " +
                           std::to_string(comm_.rank()) + " for the other ranks " + step +
                           " (communicator::set_timeout); ";
-#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
-    // Stops the collective in flight; the communicator can then only be destroyed.
-    ncclCommRevoke(comm_.nccl(), NCCL_REVOKE_DEFAULT);
-    // Until the stopped collective has ended (bounded: nothing more can be done if not),
-    // so that the communicator may be destroyed once this throws.
-    const std::chrono::steady_clock::time_point until =
-        std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    ncclResult_t state = ncclInProgress;
-    while (std::chrono::steady_clock::now() < until &&
-           ncclCommGetAsyncError(comm_.nccl(), &state) == ncclSuccess && state == ncclInProgress)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    message += "its NCCL communicator is revoked (destroy it and make a new one)";
-#else
-    message += "the collective it waits in is still in flight (abort the NCCL communicator)";
-#endif
+    if (const nccl_revoke_function revoke = nccl_revoke()) {
+      // Stops the collective in flight; the communicator can then only be destroyed.
+      revoke(comm_.nccl(), 0);
+      // Until the stopped collective has ended (bounded: nothing more can be done if not),
+      // so that the communicator may be destroyed once this throws.
+      const std::chrono::steady_clock::time_point until =
+          std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      ncclResult_t state = ncclInProgress;
+      while (std::chrono::steady_clock::now() < until &&
+             ncclCommGetAsyncError(comm_.nccl(), &state) == ncclSuccess &&
+             state == ncclInProgress)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      message += "its NCCL communicator is revoked (destroy it and make a new one)";
+    } else {
+      message += "the collective it waits in is still in flight on the policy's stream: "
+                 "abort the NCCL communicator (ncclCommAbort; this NCCL has no ncclCommRevoke)";
+    }
     throw gpusort::error(message + "; this rank's data is a permutation of its input");
   }
 #endif
