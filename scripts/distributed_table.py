@@ -161,6 +161,8 @@ def main():
         del args[at:at + 2]
     if not args:
         sys.exit(__doc__)
+    if plot_path:
+        import_pyplot()  # first: it may start this script again under the system's Python
     context, sorts, all_to_all, hosts = read(args)
     print(f"GPU: {context.get('gpu', '?')} × {context.get('gpus', '?')} · date: {context['date']}\n")
     print("\n".join(throughput_table(sorts) + steps_table(sorts, all_to_all) +
