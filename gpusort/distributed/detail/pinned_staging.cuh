@@ -31,8 +31,11 @@ class pinned_staging {
       if (words_ != nullptr) retired_.push_back(words_);
       const std::size_t grown = std::max<std::size_t>(words, 2 * capacity_ + 512);
       void* fresh = nullptr;
-      gpusort::detail::check_cuda(cudaMallocHost(&fresh, grown * sizeof(std::uint64_t)),
-                                  "allocating page-locked staging for the distributed sort");
+      // Portable: page-locked for every device's context, since a thread may sort on one
+      // device, then on another (each copy into memory pageable to its context would wait).
+      gpusort::detail::check_cuda(
+          cudaHostAlloc(&fresh, grown * sizeof(std::uint64_t), cudaHostAllocPortable),
+          "allocating page-locked staging for the distributed sort");
       words_ = static_cast<std::uint64_t*>(fresh);
       capacity_ = grown;
       used_ = 0;
