@@ -4,8 +4,13 @@
 // Names (Google Benchmark appends /manual_time):
 //   <op>/cub_radix/<type>/ranks:1/total:<n>   CUB on GPU 0 (temp storage allocated up front)
 //   <op>/distributed/<type>/ranks:<G>/total:<n> gpusort::distributed on GPUs 0..G-1, n/G each
-//   all_to_all/ranks:<G>/bytes_per_rank:<B>   NCCL grouped send/recv of B bytes per rank,
-//                                             B/G to every rank: the link's all-to-all rate
+//   all_to_all/[pool:|pool_with_peer_access:]ranks:<G>/bytes_per_rank:<B>
+//                                             NCCL grouped send/recv of B bytes per rank,
+//                                             B/G to every rank: the link's all-to-all rate;
+//                                             received into cudaMalloc'd memory, or into the
+//                                             default stream-ordered pool's (as the sort's
+//                                             receive buffer), without or with the peers
+//                                             granted access to that pool
 //   host_sort/u32/ranks:<G>/total:<n>         gpusort::sort(distributed::pinned_host ...)
 //                                             at n = 2^31 and 2^--host_log2 (default 34; 0: none)
 // <op> is sort (u32 keys) or sort_by_key (u32+u32); n = 2^--min_log2 (default 28) ... 2^--max_log2
@@ -281,16 +286,43 @@ void cub_radix(benchmark::State& state, bool pairs, std::size_t n) {
 
 // NCCL all-to-all of bytes_per_rank on every rank (equal pieces): the link's rate, through
 // the distributed sort's own exchange step (an internal: no public call exchanges alone).
+// Where the all-to-all's receive buffers come from: cudaMalloc, or (as the distributed sort's
+// receive buffer) a stream-ordered pool, the device's default one, without or with access
+// granted to the other ranks' devices.
+enum class receive_memory { malloc, pool, pool_with_peer_access };
+
+void grant_pool_access_to_peers(int device, int ranks) {
+  cudaMemPool_t pool;
+  check(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
+  for (int peer = 0; peer < ranks; ++peer) {
+    if (peer == device) continue;
+    cudaMemAccessDesc access{};
+    access.location.type = cudaMemLocationTypeDevice;
+    access.location.id = peer;
+    access.flags = cudaMemAccessFlagsProtReadWrite;
+    check(cudaMemPoolSetAccess(pool, &access, 1), "cudaMemPoolSetAccess");
+  }
+}
+
 void all_to_all(benchmark::State& state, std::vector<gpusort::distributed::communicator>* comms,
-                std::size_t bytes_per_rank) {
+                std::size_t bytes_per_rank, receive_memory memory) {
   const int ranks = int(comms->size());
   std::vector<char*> send(ranks), recv(ranks);
   std::vector<cudaStream_t> streams(ranks);
   for (int r = 0; r < ranks; ++r) {
     check(cudaSetDevice((*comms)[r].device()), "cudaSetDevice");
     check(cudaMalloc(&send[r], bytes_per_rank), "send");
-    check(cudaMalloc(&recv[r], bytes_per_rank), "recv");
     check(cudaStreamCreateWithFlags(&streams[r], cudaStreamNonBlocking), "stream");
+    if (memory == receive_memory::malloc) {
+      check(cudaMalloc(&recv[r], bytes_per_rank), "recv");
+    } else {
+      keep_pool_memory((*comms)[r].device());
+      if (memory == receive_memory::pool_with_peer_access)
+        grant_pool_access_to_peers((*comms)[r].device(), ranks);
+      check(cudaMallocAsync(reinterpret_cast<void**>(&recv[r]), bytes_per_rank, streams[r]),
+            "recv from the pool");
+      check(cudaStreamSynchronize(streams[r]), "recv from the pool");
+    }
   }
   std::vector<std::size_t> offsets(ranks + 1);
   const std::size_t piece = bytes_per_rank / ranks;
@@ -319,7 +351,12 @@ void all_to_all(benchmark::State& state, std::vector<gpusort::distributed::commu
                                               benchmark::Counter::kIsIterationInvariantRate);
   for (int r = 0; r < ranks; ++r) {
     cudaSetDevice((*comms)[r].device());
-    cudaFree(send[r]), cudaFree(recv[r]), cudaStreamDestroy(streams[r]);
+    if (memory == receive_memory::malloc)
+      cudaFree(recv[r]);
+    else
+      cudaFreeAsync(recv[r], streams[r]);
+    cudaStreamSynchronize(streams[r]);
+    cudaFree(send[r]), cudaStreamDestroy(streams[r]);
   }
   cudaSetDevice(0);
 }
@@ -435,10 +472,17 @@ int main(int argc, char** argv) {
     const int ranks = int(comms.size());
     if (ranks == 1) continue;
     for (std::size_t bytes : {std::size_t(1) << 30, std::size_t(4) << 30})
-      benchmark::RegisterBenchmark(("all_to_all/ranks:" + std::to_string(ranks) +
-                                    "/bytes_per_rank:" + std::to_string(bytes)).c_str(),
-                                   [&comms, bytes](benchmark::State& s) { all_to_all(s, &comms, bytes); })
-          ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+      for (auto [memory, name] : {std::pair{receive_memory::malloc, ""},
+                                  std::pair{receive_memory::pool, "pool:"},
+                                  std::pair{receive_memory::pool_with_peer_access,
+                                            "pool_with_peer_access:"}})
+        benchmark::RegisterBenchmark(("all_to_all/" + std::string(name) + "ranks:" +
+                                      std::to_string(ranks) + "/bytes_per_rank:" +
+                                      std::to_string(bytes)).c_str(),
+                                     [&comms, bytes, memory = memory](benchmark::State& s) {
+                                       all_to_all(s, &comms, bytes, memory);
+                                     })
+            ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
   }
   for (int log2 : {31, host_log2}) {
     if (log2 <= 0 || (log2 == 31 && host_log2 == 31)) continue;
