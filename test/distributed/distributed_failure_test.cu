@@ -45,36 +45,55 @@ class owned_pair {
  private:
   ncclComm_t raw_[2] = {nullptr, nullptr};
 };
-#endif
 
-TEST(DistributedFailure, ARankWithoutMemoryForItsControlBlockFailsEveryRank) {
-#if GPUSORT_WITH_NCCL
-  owned_pair pair;
-  if (pair.comms.empty()) GTEST_SKIP() << "two ranks need two GPUs and NCCL";
-  // Far beyond the test's run, but a hang fails the test rather than the whole run.
-  for (communicator& c : pair.comms) c.set_timeout(std::chrono::seconds(60));
-  const auto inputs = rank_inputs<std::uint32_t>({100003, 65521}, distribution::uniform, 5);
-  std::vector<std::string> errors(2);
-  std::vector<std::vector<std::uint32_t>> after(2);
-  on_every_rank(pair.comms, [&](int r) {
+// What each of the two ranks threw (empty where nothing) and held afterwards.
+struct rank_outcomes {
+  std::vector<std::string> errors = std::vector<std::string>(2);
+  std::vector<std::vector<std::uint32_t>> keys = std::vector<std::vector<std::uint32_t>>(2);
+};
+
+// Both ranks sort their inputs, rank 1 through `rank_one_allocator`, rank 0 with gpusort's
+// own memory.
+template <class Allocator>
+rank_outcomes sort_with_rank_one_allocator(const std::vector<communicator>& comms,
+                                           const std::vector<std::vector<std::uint32_t>>& inputs,
+                                           Allocator& rank_one_allocator) {
+  rank_outcomes outcomes;
+  on_every_rank(comms, [&](int r) {
     device_array<std::uint32_t> keys(inputs[r]);
-    refusing_allocator refusing;
     try {
       if (r == 1)
-        distributed::sort(pair.comms[r], par.with_allocator(refusing), keys.begin(), keys.end());
+        distributed::sort(comms[r], par.with_allocator(rank_one_allocator), keys.begin(),
+                          keys.end());
       else
-        distributed::sort(pair.comms[r], keys.begin(), keys.end());
+        distributed::sort(comms[r], keys.begin(), keys.end());
     } catch (const gpusort::error& e) {
-      errors[r] = e.what();
+      outcomes.errors[r] = e.what();
     }
-    after[r] = keys.to_host();
+    outcomes.keys[r] = keys.to_host();
   });
-  EXPECT_NE(errors[0].find("rank 1 failed to allocate"), std::string::npos) << errors[0];
-  EXPECT_NE(errors[1].find("allocator returned null"), std::string::npos) << errors[1];
-  for (int r = 0; r < 2; ++r) expect_same_bits(after[r], inputs[r], "rank's keys");
-#else
-  GTEST_SKIP() << "built without NCCL (gpusort::distributed was not found by CMake)";
-#endif
+  return outcomes;
+}
+
+// Two ranks with fresh communicators: a timeout revokes them, so no test shares them.
+class DistributedFailure : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (pair.comms.empty()) GTEST_SKIP() << "two ranks need two GPUs and NCCL";
+    // Far beyond a test's run, but a hang fails the test rather than the whole run.
+    for (communicator& c : pair.comms) c.set_timeout(std::chrono::seconds(60));
+  }
+
+  owned_pair pair;
+};
+
+TEST_F(DistributedFailure, ARankWithoutMemoryForItsControlBlockFailsEveryRank) {
+  const auto inputs = rank_inputs<std::uint32_t>({100003, 65521}, distribution::uniform, 5);
+  refusing_allocator refusing;
+  const rank_outcomes out = sort_with_rank_one_allocator(pair.comms, inputs, refusing);
+  EXPECT_NE(out.errors[0].find("rank 1 failed to allocate"), std::string::npos) << out.errors[0];
+  EXPECT_NE(out.errors[1].find("allocator returned null"), std::string::npos) << out.errors[1];
+  for (int r = 0; r < 2; ++r) expect_same_bits(out.keys[r], inputs[r], "rank's keys");
 }
 
 // Gives out the first `allowed` blocks (cudaMalloc'd), then none.
@@ -89,45 +108,20 @@ struct allocator_that_runs_out {
   }
 };
 
-TEST(DistributedFailure, ARankThatCannotSortLocallyFailsEveryRank) {
-#if GPUSORT_WITH_NCCL
-  owned_pair pair;
-  if (pair.comms.empty()) GTEST_SKIP() << "two ranks need two GPUs and NCCL";
-  for (communicator& c : pair.comms) c.set_timeout(std::chrono::seconds(60));
+TEST_F(DistributedFailure, ARankThatCannotSortLocallyFailsEveryRank) {
   const auto inputs = rank_inputs<std::uint32_t>({1000003, 999983}, distribution::uniform, 6);
-  std::vector<std::string> errors(2);
-  std::vector<std::vector<std::uint32_t>> after(2);
-  on_every_rank(pair.comms, [&](int r) {
-    device_array<std::uint32_t> keys(inputs[r]);
-    allocator_that_runs_out control_block_only{1, {}};  // the local sort's storage is refused
-    try {
-      if (r == 1)
-        distributed::sort(pair.comms[r], par.with_allocator(control_block_only), keys.begin(),
-                          keys.end());
-      else
-        distributed::sort(pair.comms[r], keys.begin(), keys.end());
-    } catch (const gpusort::error& e) {
-      errors[r] = e.what();
-    }
-    after[r] = keys.to_host();
-  });
-  EXPECT_NE(errors[0].find("1 other rank(s) failed to sort locally"), std::string::npos)
-      << errors[0];
-  EXPECT_NE(errors[1].find("allocator returned null"), std::string::npos) << errors[1];
-  expect_same_bits(after[1], inputs[1], "the failing rank's keys");
+  allocator_that_runs_out control_block_only{1, {}};  // the local sort's storage is refused
+  const rank_outcomes out = sort_with_rank_one_allocator(pair.comms, inputs, control_block_only);
+  EXPECT_NE(out.errors[0].find("1 other rank(s) failed to sort locally"), std::string::npos)
+      << out.errors[0];
+  EXPECT_NE(out.errors[1].find("allocator returned null"), std::string::npos) << out.errors[1];
+  expect_same_bits(out.keys[1], inputs[1], "the failing rank's keys");
   std::vector<std::uint32_t> sorted = inputs[0];
   std::sort(sorted.begin(), sorted.end());
-  expect_same_bits(after[0], sorted, "the other rank's keys, sorted locally");
-#else
-  GTEST_SKIP() << "built without NCCL (gpusort::distributed was not found by CMake)";
-#endif
+  expect_same_bits(out.keys[0], sorted, "the other rank's keys, sorted locally");
 }
 
-TEST(DistributedFailure, ARankWhosePeerNeverCallsGivesUpAtItsTimeout) {
-#if GPUSORT_WITH_NCCL
-  owned_pair pair;
-  if (pair.comms.empty()) GTEST_SKIP() << "two ranks need two GPUs and NCCL";
-  for (communicator& c : pair.comms) c.set_timeout(std::chrono::seconds(60));
+TEST_F(DistributedFailure, ARankWhosePeerNeverCallsGivesUpAtItsTimeout) {
   // One sort on both ranks first: NCCL connects the ranks at their first collectives, on the
   // host, where no timeout reaches.
   expect_distributed_sort<call::sort>(
@@ -164,12 +158,15 @@ TEST(DistributedFailure, ARankWhosePeerNeverCallsGivesUpAtItsTimeout) {
   EXPECT_GE(waited_s, 1.5);
   EXPECT_LT(waited_s, 30.0);
   expect_same_bits(after, input, "keys");
-#else
-  GTEST_SKIP() << "built without NCCL (gpusort::distributed was not found by CMake)";
-#endif
 }
 
-TEST(DistributedFailure, ATimeoutMustBePositive) {
+#else
+TEST(DistributedFailure, NeedsNccl) {
+  GTEST_SKIP() << "built without NCCL (gpusort::distributed was not found by CMake)";
+}
+#endif
+
+TEST(Communicator, ATimeoutMustBePositive) {
   communicator solo = communicator::solo(0);
   EXPECT_THROW(solo.set_timeout(std::chrono::milliseconds(0)), gpusort::error);
   solo.set_timeout(std::chrono::seconds(5));
