@@ -284,8 +284,6 @@ void cub_radix(benchmark::State& state, bool pairs, std::size_t n) {
   cudaEventDestroy(start), cudaEventDestroy(stop), cudaStreamDestroy(stream);
 }
 
-// NCCL all-to-all of bytes_per_rank on every rank (equal pieces): the link's rate, through
-// the distributed sort's own exchange step (an internal: no public call exchanges alone).
 // Where the all-to-all's receive buffers come from: cudaMalloc, or (as the distributed sort's
 // receive buffer) a stream-ordered pool, the device's default one, without or with access
 // granted to the other ranks' devices.
@@ -304,6 +302,8 @@ void grant_pool_access_to_peers(int device, int ranks) {
   }
 }
 
+// NCCL all-to-all of bytes_per_rank on every rank (equal pieces): the link's rate, through
+// the distributed sort's own exchange step (an internal: no public call exchanges alone).
 void all_to_all(benchmark::State& state, std::vector<gpusort::distributed::communicator>* comms,
                 std::size_t bytes_per_rank, receive_memory memory) {
   const int ranks = int(comms->size());

@@ -21,8 +21,11 @@ mkdir -p .device
   # The module gtest_discover_tests' files include, and the benchmark's shared library.
   grep -rhoE '/[^"]*GoogleTestAddTests\.cmake' "$build/test" | sort -u
   if [ -x "$build/bench/gpusort_bench" ]; then
-    ldd "$build/bench/gpusort_bench" | grep -oE '/[^ ]*libbenchmark[^ ]*' | xargs -r readlink -f
-    ldd "$build/bench/gpusort_bench" | grep -oE '/[^ ]*libbenchmark[^ ]*'
+    # The library's name the benchmark asks for (a link) and the file it names.
+    for library in $(ldd "$build/bench/gpusort_bench" | grep -oE '/[^ ]*libbenchmark[^ ]*'); do
+      echo "$library"
+      readlink -f "$library"
+    done
   fi
 } | sort -u > .device/build-files.txt
 tar -cf - --absolute-names -T .device/build-files.txt | xz -T2 -9 > .device/build.tar.xz
