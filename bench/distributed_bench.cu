@@ -4,6 +4,12 @@
 // Names (Google Benchmark appends /manual_time):
 //   <op>/cub_radix/<type>/ranks:1/total:<n>   CUB on GPU 0 (temp storage allocated up front)
 //   <op>/distributed/<type>/ranks:<G>/total:<n> gpusort::distributed on GPUs 0..G-1, n/G each
+//                                             (G = 1: gpusort::par alone), the way the
+//                                             library chooses
+//   <op>/distributed_{sort,partition}_first/<type>/ranks:<G>/total:<n>
+//                                             the same, sorting first or partitioning first
+//                                             whatever the library would choose
+//                                             (detail::partition_first_min_count, _min_ranks)
 //   all_to_all/[pool:|pool_with_peer_access:]ranks:<G>/bytes_per_rank:<B>
 //                                             NCCL grouped send/recv of B bytes per rank,
 //                                             B/G to every rank: the link's all-to-all rate;
@@ -11,6 +17,9 @@
 //                                             default stream-ordered pool's (as the sort's
 //                                             receive buffer), without or with the peers
 //                                             granted access to that pool
+//   partition_kernels/u32/ranks:<G>/n:<n>     the partition-first way's kernels alone on GPU 0
+//                                             (count_ms, scan_ms, scatter_ms) beside a device
+//                                             copy of the keys (copy_ms); time: the three
 //   host_sort/u32/ranks:<G>/total:<n>         gpusort::sort(distributed::pinned_host ...)
 //                                             at n = 2^31 and 2^--host_log2 (default 34; 0: none)
 // <op> is sort (u32 keys) or sort_by_key (u32+u32); n = 2^--min_log2 (default 28) ... 2^--max_log2
@@ -26,13 +35,16 @@
 // reported as an error, not a time.
 // Counters: Gkeys_per_s; for distributed rows the mean over iterations of each step, timed
 // by gpusort::distributed::step_events (local_sort_ms, split_ms, exchange_ms, merge_ms,
-// slowest rank) and exchange_GBps (bytes leaving the slowest rank's GPU / its exchange
+// slowest rank; on the partition-first way "local sort" is the partition and the sorts
+// inside the brackets, "exchange" the exchange with the own piece's sort beside it, and
+// "merge" the received pieces' sorts and the merge) and exchange_GBps (bytes leaving the slowest rank's GPU / its exchange
 // time); for all_to_all, GBps likewise; for host_sort, to_devices_s, sorting_s, to_host_s.
 
 #include <gpusort/distributed.cuh>
 
 #include <benchmark/benchmark.h>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -132,8 +144,26 @@ double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
 }
 
 // gpusort::distributed over `ranks` GPUs, total elements split evenly.
+// Which way a distributed row takes.
+enum class sort_way { library_choice, sort_first, partition_first };
+
 void distributed_sort(benchmark::State& state, std::vector<gpusort::distributed::communicator>* comms,
-                      bool pairs, std::size_t total) {
+                      bool pairs, std::size_t total, sort_way way) {
+  // The sort-first and partition-first rows take that way for their run, whatever the
+  // library would choose.
+  namespace d = gpusort::distributed::detail;
+  struct way_for_this_row {
+    std::size_t count = d::partition_first_min_count();
+    int ranks = d::partition_first_min_ranks();
+    explicit way_for_this_row(sort_way way) {
+      if (way == sort_way::sort_first) d::partition_first_min_count() = ~std::size_t(0);
+      if (way == sort_way::partition_first) d::partition_first_min_ranks() = 2;
+    }
+    ~way_for_this_row() {
+      d::partition_first_min_count() = count;
+      d::partition_first_min_ranks() = ranks;
+    }
+  } way_now(way);
   const int ranks = int(comms->size());
   std::vector<rank_state> rank(ranks);
   const std::size_t per_rank = total / ranks;
@@ -324,9 +354,9 @@ void all_to_all(benchmark::State& state, std::vector<gpusort::distributed::commu
       check(cudaStreamSynchronize(streams[r]), "recv from the pool");
     }
   }
-  std::vector<std::size_t> offsets(ranks + 1);
+  std::vector<gpusort::distributed::detail::run> pieces;
   const std::size_t piece = bytes_per_rank / ranks;
-  for (int q = 0; q <= ranks; ++q) offsets[q] = q * piece;
+  for (int q = 0; q < ranks; ++q) pieces.push_back({q * piece, piece});
   barrier all(ranks);
   std::vector<clock_type::time_point> begin(ranks), end(ranks);
   for (auto _ : state) {
@@ -336,8 +366,8 @@ void all_to_all(benchmark::State& state, std::vector<gpusort::distributed::commu
         check(cudaSetDevice((*comms)[r].device()), "cudaSetDevice");
         all.arrive_and_wait();
         begin[r] = clock_type::now();
-        gpusort::distributed::detail::exchange((*comms)[r], {{send[r], recv[r], 1}}, offsets,
-                                               offsets, streams[r]);
+        gpusort::distributed::detail::exchange((*comms)[r], {{send[r], recv[r], 1}}, pieces,
+                                               pieces, streams[r]);
         check(cudaStreamSynchronize(streams[r]), "exchange");
         end[r] = clock_type::now();
       });
@@ -408,6 +438,67 @@ void host_sort(benchmark::State& state, int ranks, std::size_t n) {
   cudaFreeHost(data);
 }
 
+// The partition-first way's kernels alone on GPU 0, against a device copy of the same keys:
+// count_classes and scatter_classes over n u32 keys with the brackets of `ranks` ranks
+// (uniform keys: brackets 1.4 % of the key space wide around each cut), and the scan
+// between them.
+void partition_kernels(benchmark::State& state, int ranks, std::size_t n) {
+  namespace d = gpusort::distributed::detail;
+  check(cudaSetDevice(0), "cudaSetDevice");
+  constexpr int items = d::partition_items<std::uint32_t, gpusort::no_values>;
+  const std::size_t tiles = (n + d::partition_tile<std::uint32_t, gpusort::no_values> - 1) /
+                            d::partition_tile<std::uint32_t, gpusort::no_values>;
+  const int cuts = ranks - 1, classes = 2 * ranks - 1;
+  std::vector<std::uint32_t> brackets;
+  for (int r = 1; r < ranks; ++r) {
+    const double at = 4294967296.0 * r / ranks, half_width = 4294967296.0 * 0.007;
+    brackets.push_back(std::uint32_t(at - half_width));
+    brackets.push_back(std::uint32_t(at + half_width));
+  }
+  std::uint32_t *keys, *out, *bounds;
+  std::uint64_t *counts, *offsets;
+  check(cudaMalloc(&keys, n * 4), "cudaMalloc");
+  check(cudaMalloc(&out, n * 4), "cudaMalloc");
+  check(cudaMalloc(&bounds, brackets.size() * 4 + 4), "cudaMalloc");
+  check(cudaMalloc(&counts, classes * tiles * 8), "cudaMalloc");
+  check(cudaMalloc(&offsets, classes * tiles * 8), "cudaMalloc");
+  check(cudaMemcpy(bounds, brackets.data(), brackets.size() * 4, cudaMemcpyHostToDevice), "copy");
+  fill_on(nullptr, keys, nullptr, n, 0);
+  std::size_t scan_bytes = 0;
+  cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, offsets, std::int64_t(classes * tiles));
+  void* scan_temp;
+  check(cudaMalloc(&scan_temp, scan_bytes), "cudaMalloc");
+  cudaEvent_t marks[5];
+  for (cudaEvent_t& e : marks) check(cudaEventCreate(&e), "cudaEventCreate");
+  double ms[4] = {0, 0, 0, 0};
+  for (auto _ : state) {
+    cudaEventRecord(marks[0]);
+    check(cudaMemcpyAsync(out, keys, n * 4, cudaMemcpyDeviceToDevice), "copy");
+    cudaEventRecord(marks[1]);
+    d::count_classes<items><<<unsigned(tiles), d::partition_threads>>>(
+        keys, n, bounds, cuts, gpusort::less<>{}, tiles, counts);
+    cudaEventRecord(marks[2]);
+    cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, offsets,
+                                  std::int64_t(classes * tiles));
+    cudaEventRecord(marks[3]);
+    d::scatter_classes<items><<<unsigned(tiles), d::partition_threads>>>(
+        keys, static_cast<const gpusort::no_values*>(nullptr), n, bounds, cuts,
+        gpusort::less<>{}, tiles, offsets, out, static_cast<gpusort::no_values*>(nullptr));
+    cudaEventRecord(marks[4]);
+    check(cudaEventSynchronize(marks[4]), "partition kernels");
+    for (int k = 0; k < 4; ++k) ms[k] += elapsed_ms(marks[k], marks[k + 1]);
+    state.SetIterationTime((elapsed_ms(marks[1], marks[4])) / 1e3);
+  }
+  const double iterations = double(state.iterations());
+  state.counters["copy_ms"] = ms[0] / iterations;
+  state.counters["count_ms"] = ms[1] / iterations;
+  state.counters["scan_ms"] = ms[2] / iterations;
+  state.counters["scatter_ms"] = ms[3] / iterations;
+  for (cudaEvent_t e : marks) cudaEventDestroy(e);
+  for (void* p : {(void*)keys, (void*)out, (void*)bounds, (void*)counts, (void*)offsets, scan_temp})
+    cudaFree(p);
+}
+
 int take_int_flag(int& argc, char** argv, const char* flag, int fallback) {
   int kept = 1, value = fallback;
   const std::size_t length = std::strlen(flag);
@@ -457,15 +548,20 @@ int main(int argc, char** argv) {
                                     std::to_string(n)).c_str(),
                                    [=](benchmark::State& s) { cub_radix(s, pairs, n); })
           ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
-      for (auto& comms : keep) {
-        const int ranks = int(comms.size());
-        benchmark::RegisterBenchmark((std::string(op) + "/distributed/" + suffix +
-                                      std::to_string(ranks) + "/total:" + std::to_string(n)).c_str(),
-                                     [&comms, pairs, n](benchmark::State& s) {
-                                       distributed_sort(s, &comms, pairs, n);
-                                     })
-            ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
-      }
+      for (auto& comms : keep)
+        for (auto [way, backend] : {std::pair{sort_way::library_choice, "/distributed/"},
+                                    std::pair{sort_way::sort_first, "/distributed_sort_first/"},
+                                    std::pair{sort_way::partition_first,
+                                              "/distributed_partition_first/"}}) {
+          const int ranks = int(comms.size());
+          if (way != sort_way::library_choice && ranks == 1) continue;
+          benchmark::RegisterBenchmark((std::string(op) + backend + suffix +
+                                        std::to_string(ranks) + "/total:" + std::to_string(n)).c_str(),
+                                       [&comms, pairs, n, way = way](benchmark::State& s) {
+                                         distributed_sort(s, &comms, pairs, n, way);
+                                       })
+              ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+        }
     }
   }
   for (auto& comms : keep) {
@@ -484,6 +580,13 @@ int main(int argc, char** argv) {
                                      })
             ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
   }
+  for (int ranks : {2, 4, 8})
+    benchmark::RegisterBenchmark(("partition_kernels/u32/ranks:" + std::to_string(ranks) +
+                                  "/n:1073741824").c_str(),
+                                 [=](benchmark::State& s) {
+                                   partition_kernels(s, ranks, std::size_t(1) << 30);
+                                 })
+        ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
   for (int log2 : {31, host_log2}) {
     if (log2 <= 0 || (log2 == 31 && host_log2 == 31)) continue;
     for (int ranks = 1; ranks <= visible; ranks *= 2) {

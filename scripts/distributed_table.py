@@ -8,7 +8,7 @@ Several JSON files are read in order; a row in a later file replaces the same ro
 earlier one (e.g. the pinned-host rows of a run of their own).
 
 Rows (bench/distributed_bench.cu names them): <op>/cub_radix/<type>/ranks:1/total:<n>,
-<op>/distributed/<type>/ranks:<G>/total:<n>, all_to_all/ranks:<G>/bytes_per_rank:<B>,
+<op>/distributed[_sort_first|_partition_first]/<type>/ranks:<G>/total:<n>, all_to_all/ranks:<G>/bytes_per_rank:<B>,
 host_sort/u32/ranks:<G>/total:<n>. Every ratio is against CUB's row of the same run. The plot
 (Debian's python3-matplotlib, installed with apt-get when missing) draws G keys/s against the
 total size, one line per configuration, one panel per op.
@@ -22,7 +22,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_plot import import_pyplot  # noqa: E402
 
-SORT_ROW = re.compile(r"^(sort|sort_by_key)/(cub_radix|distributed)/([^/]+)/ranks:(\d+)/total:(\d+)/")
+SORT_ROW = re.compile(
+    r"^(sort|sort_by_key)/(cub_radix|distributed|distributed_sort_first|distributed_partition_first)/([^/]+)/ranks:(\d+)/total:(\d+)/")
 ALL_TO_ALL_ROW = re.compile(r"^all_to_all/ranks:(\d+)/bytes_per_rank:(\d+)/")
 HOST_ROW = re.compile(r"^host_sort/([^/]+)/ranks:(\d+)/total:(\d+)/")
 
@@ -56,7 +57,11 @@ def rows(data, sorts, all_to_all, hosts):
 def label(backend, ranks):
     if backend == "cub_radix":
         return "CUB, 1 GPU"
-    return "gpusort::par, 1 GPU" if ranks == 1 else f"distributed, {ranks} GPUs"
+    if ranks == 1:
+        return "gpusort::par, 1 GPU"
+    way = {"distributed_sort_first": ", sorting first",
+           "distributed_partition_first": ", partitioning first"}.get(backend, " (library's choice)")
+    return f"distributed, {ranks} GPUs{way}"
 
 
 def throughput_table(sorts):
@@ -65,7 +70,8 @@ def throughput_table(sorts):
         sizes = sorted({k[4] for k in sorts if k[:2] == (op, key_type)})
         configs = sorted({(k[2], k[3]) for k in sorts if k[:2] == (op, key_type)},
                          key=lambda c: (c[0] != "cub_radix", c[1]))
-        lines.append(f"### {op}, {key_type}: G keys/s (÷ CUB on one GPU at the same total)\n")
+        lines.append(f"### {op}, {key_type}: G keys/s (÷ CUB, ÷ gpusort::par, both on one GPU at "
+                     "the same total)\n")
         lines.append("| configuration | " + " | ".join(log2_text(n) for n in sizes) + " |")
         lines.append("|---|" + "---|" * len(sizes))
         for backend, ranks in configs:
@@ -76,9 +82,12 @@ def throughput_table(sorts):
                 if row is None or "error_message" in row:
                     cells.append("—")
                     continue
+                par = sorts.get((op, key_type, "distributed", 1, n))
                 text = f"{row['Gkeys_per_s']:.1f}"
-                if backend != "cub_radix" and cub is not None:
-                    text += f" ({row['Gkeys_per_s'] / cub['Gkeys_per_s']:.2f}×)"
+                ratios = [f"{row['Gkeys_per_s'] / base['Gkeys_per_s']:.2f}×"
+                          for base in (cub, par) if base is not None and "error_message" not in base]
+                if backend != "cub_radix" and ratios:
+                    text += f" ({', '.join(ratios) if ranks > 1 else ratios[0]})"
                 cells.append(text)
             lines.append(f"| {label(backend, ranks)} | " + " | ".join(cells) + " |")
         lines.append("")
@@ -87,17 +96,24 @@ def throughput_table(sorts):
 
 def steps_table(sorts, all_to_all):
     lines = ["### Where the time goes (distributed rows; ms, slowest rank, mean of the timed runs)\n",
-             "| op | type | GPUs | total | per GPU | sort time | local sort | split | exchange | merge "
-             "| exchange GB/s | all-to-all GB/s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "Sorting first the steps are the local sort, the cut search (split), the exchange and "
+             "the merge; partitioning first they are the partition with the sorts inside the "
+             "brackets, the cut search, the exchange with the own piece's sort beside it, and "
+             "the received pieces' sorts with the merge.\n",
+             "| op | type | way | GPUs | total | per GPU | sort time | local sort / partition | split "
+             "| exchange | merge | exchange GB/s | all-to-all GB/s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (op, key_type, backend, ranks, n), row in sorted(sorts.items()):
-        if backend != "distributed" or ranks < 2 or "error_message" in row:
+        if backend == "cub_radix" or ranks < 2 or "error_message" in row:
             continue
+        if backend == "distributed":
+            continue  # the same as one of the two ways
+        way = "sort first" if backend.endswith("sort_first") else "partition first"
         bytes_per_rank = n // ranks * (8 if "+" in key_type else 4)
         link = [r for (g, b), r in all_to_all.items() if g == ranks and b <= bytes_per_rank]
         link_text = f"{max(link, key=lambda r: r['GBps'])['GBps']:.0f}" if link else "—"
         lines.append(
-            f"| {op} | {key_type} | {ranks} | {log2_text(n)} | {log2_text(n // ranks)} | "
+            f"| {op} | {key_type} | {way} | {ranks} | {log2_text(n)} | {log2_text(n // ranks)} | "
             f"{row['real_time']:.1f} | {row['local_sort_ms']:.1f} | {row['split_ms']:.2f} | "
             f"{row['exchange_ms']:.1f} | {row['merge_ms']:.1f} | {row['exchange_GBps']:.0f} | "
             f"{link_text} |")
@@ -140,6 +156,8 @@ def plot(sorts, path):
             points = sorted((k[4], r["Gkeys_per_s"]) for k, r in sorts.items()
                             if k[:4] == (op, key_type, backend, ranks) and "error_message" not in r)
             axis.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+                      linestyle={"distributed_sort_first": "--",
+                                 "distributed_partition_first": ":"}.get(backend, "-"),
                       label=label(backend, ranks))
         axis.set_xscale("log", base=2)
         axis.set_xlabel("total elements")

@@ -2,7 +2,7 @@
 // GPUs (host_sort.cuh), and its options:
 //
 //   gpusort::distributed::pinned_host.devices({0, 1})              // default: every visible GPU
-//       .device_memory_limit(std::size_t(8) << 30)                 // per GPU; default: 95 % free
+//       .device_memory_limit(std::size_t(8) << 30)  // per GPU; default: free - max(1 GiB, free / 32)
 //       .on_progress([](const gpusort::distributed::progress& p) { ... });
 #pragma once
 

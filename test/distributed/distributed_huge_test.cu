@@ -73,7 +73,7 @@ TEST_P(DistributedHuge, TwoToTheTwentyEightPairsPerRank) {
   sort_huge<true>(comms, std::size_t(1) << 28);
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, DistributedHuge, testing::Values(1, 2, 4), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(Ranks, DistributedHuge, every_rank_setup(), rank_setup_name);
 
 }  // namespace
 }  // namespace gpusort::test

@@ -17,7 +17,7 @@ std::vector<distribution> every_distribution() {
 
 TEST_P(DistributedSort, StableSortByKeyMatchesStdStableSortForEveryShapeAndDistribution) {
   std::uint64_t seed = 1;
-  for (const auto& counts : rank_count_shapes(GetParam()))
+  for (const auto& counts : rank_count_shapes(ranks()))
     for (distribution d : every_distribution()) {
       SCOPED_TRACE(testing::Message() << name_of(d) << " counts[0]=" << counts[0]);
       expect_distributed_sort<call::stable_sort_by_key>(
@@ -28,7 +28,7 @@ TEST_P(DistributedSort, StableSortByKeyMatchesStdStableSortForEveryShapeAndDistr
 
 TEST_P(DistributedSort, EveryCallSortsUniformAndDuplicateHeavyKeys) {
   std::uint64_t seed = 100;
-  for (const auto& counts : rank_count_shapes(GetParam()))
+  for (const auto& counts : rank_count_shapes(ranks()))
     for (distribution d : {distribution::uniform, distribution::all_equal, distribution::few_distinct}) {
       SCOPED_TRACE(testing::Message() << name_of(d) << " counts[0]=" << counts[0]);
       const auto inputs = rank_inputs<std::uint32_t>(counts, d, seed++);
@@ -40,7 +40,7 @@ TEST_P(DistributedSort, EveryCallSortsUniformAndDuplicateHeavyKeys) {
 }
 
 TEST_P(DistributedSort, DescendingOrder) {
-  const auto inputs = rank_inputs<std::uint32_t>(rank_count_shapes(GetParam())[1],
+  const auto inputs = rank_inputs<std::uint32_t>(rank_count_shapes(ranks())[1],
                                                  distribution::few_distinct, 7);
   expect_distributed_sort<call::stable_sort_by_key>(comms, inputs, greater<>{},
                                                     reference_order<std::uint32_t>{true});
@@ -49,15 +49,15 @@ TEST_P(DistributedSort, DescendingOrder) {
 TEST_P(DistributedSort, AllEqualKeysStayBalanced) {
   // Every rank keeps its count even when one key value is everywhere: ties are cut by
   // rank and position, not sent to one rank.
-  std::vector<std::size_t> counts(GetParam(), 100000);
+  std::vector<std::size_t> counts(ranks(), 100000);
   expect_distributed_sort<call::stable_sort>(
       comms, rank_inputs<std::uint32_t>(counts, distribution::all_equal, 3), less<>{},
       reference_order<std::uint32_t>{false});
 }
 
 TEST_P(DistributedSort, StepEventsAreRecordedInStepOrder) {
-  if (GetParam() == 1) GTEST_SKIP() << "one rank records no step events: it only sorts locally";
-  const auto inputs = rank_inputs<std::uint32_t>(std::vector<std::size_t>(GetParam(), 100003),
+  if (ranks() == 1) GTEST_SKIP() << "one rank records no step events: it only sorts locally";
+  const auto inputs = rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 100003),
                                                  distribution::uniform, 11);
   on_every_rank(comms, [&](int r) {
     device_array<std::uint32_t> keys(inputs[r]);
@@ -76,7 +76,40 @@ TEST_P(DistributedSort, StepEventsAreRecordedInStepOrder) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, DistributedSort, testing::Values(1, 2, 4), rank_count_name);
+// Keys with many ties inside the brackets (a thousand values), so that the cut search
+// inside them breaks ties by rank and position; the partition-first way must have run
+// where it was asked for, and not where it was not.
+TEST_P(DistributedSort, PartitionFirstRunsWhereAskedAndKeepsTheStableOrder) {
+  if (ranks() == 1) GTEST_SKIP() << "one rank only sorts locally";
+  std::vector<std::vector<std::uint32_t>> inputs =
+      rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 200003), distribution::uniform, 21);
+  for (auto& keys : inputs)
+    for (std::uint32_t& key : keys) key %= 1000;
+  const std::uint64_t runs_before = distributed::detail::partition_first_runs();
+  expect_distributed_sort<call::stable_sort_by_key>(comms, inputs, less<>{},
+                                                    reference_order<std::uint32_t>{false});
+  expect_distributed_sort<call::sort_by_key>(comms, inputs, less<>{},
+                                             reference_order<std::uint32_t>{false});
+  const std::uint64_t runs = distributed::detail::partition_first_runs() - runs_before;
+  if (GetParam().way == sort_way::partition_first)
+    EXPECT_EQ(runs, std::uint64_t(2 * ranks()));
+  else
+    EXPECT_EQ(runs, 0u);
+}
+
+// Brackets that touch (every key equal) send every rank the sort-first way, and the
+// result is still the stable order.
+TEST_P(DistributedSort, TouchingBracketsFallBackToSortingFirst) {
+  if (ranks() == 1) GTEST_SKIP() << "one rank only sorts locally";
+  const std::uint64_t runs_before = distributed::detail::partition_first_runs();
+  expect_distributed_sort<call::stable_sort_by_key>(
+      comms, rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 50021),
+                                        distribution::all_equal, 22),
+      less<>{}, reference_order<std::uint32_t>{false});
+  EXPECT_EQ(distributed::detail::partition_first_runs(), runs_before);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, DistributedSort, every_rank_setup(), rank_setup_name);
 
 }  // namespace
 }  // namespace gpusort::test

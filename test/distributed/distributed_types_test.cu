@@ -9,7 +9,7 @@ namespace {
 using DistributedTypes = RankTest;
 
 TEST_P(DistributedTypes, FloatSpecialsKeysAndPairs) {
-  const auto inputs = rank_inputs<float>(rank_count_shapes(GetParam())[1],
+  const auto inputs = rank_inputs<float>(rank_count_shapes(ranks())[1],
                                          distribution::float_specials, 11);
   expect_distributed_sort<call::stable_sort_by_key>(comms, inputs, less<>{},
                                                     reference_order<float>{false});
@@ -19,19 +19,19 @@ TEST_P(DistributedTypes, FloatSpecialsKeysAndPairs) {
 TEST_P(DistributedTypes, SixtyFourBitKeys) {
   for (distribution d : {distribution::uniform, distribution::narrow_range})
     expect_distributed_sort<call::stable_sort_by_key>(
-        comms, rank_inputs<std::uint64_t>(rank_count_shapes(GetParam())[0], d, 12), less<>{},
+        comms, rank_inputs<std::uint64_t>(rank_count_shapes(ranks())[0], d, 12), less<>{},
         reference_order<std::uint64_t>{false});
 }
 
 TEST_P(DistributedTypes, SixteenBitSignedKeys) {
   expect_distributed_sort<call::stable_sort>(
-      comms, rank_inputs<std::int16_t>(rank_count_shapes(GetParam())[2], distribution::uniform, 13),
+      comms, rank_inputs<std::int16_t>(rank_count_shapes(ranks())[2], distribution::uniform, 13),
       less<>{}, reference_order<std::int16_t>{false});
 }
 
 TEST_P(DistributedTypes, DescendingDoubles) {
   expect_distributed_sort<call::sort_by_key>(
-      comms, rank_inputs<double>(rank_count_shapes(GetParam())[4], distribution::uniform, 14),
+      comms, rank_inputs<double>(rank_count_shapes(ranks())[4], distribution::uniform, 14),
       greater<>{}, reference_order<double>{true});
 }
 
@@ -48,7 +48,7 @@ struct by_sensor {
 TEST_P(DistributedTypes, UserStructWithItsComparator) {
   std::vector<std::vector<reading>> inputs;
   std::mt19937_64 random(15);
-  const auto shapes = rank_count_shapes(GetParam());  // a range-for over [1] of a temporary dangles
+  const auto shapes = rank_count_shapes(ranks());  // a range-for over [1] of a temporary dangles
   for (std::size_t count : shapes[1]) {
     std::vector<reading> input(count);
     for (reading& r : input) r = {std::uint32_t(random() % 1000), float(random() % 100000)};
@@ -68,7 +68,7 @@ struct parity_differs {
 };
 
 TEST_P(DistributedTypes, ABrokenComparatorFailsOnEveryRankOrNone) {
-  const auto inputs = rank_inputs<std::uint32_t>(rank_count_shapes(GetParam())[0],
+  const auto inputs = rank_inputs<std::uint32_t>(rank_count_shapes(ranks())[0],
                                                  distribution::uniform, 16);
   std::vector<int> threw(comms.size(), 0);
   on_every_rank(comms, [&](int r) {
@@ -83,7 +83,7 @@ TEST_P(DistributedTypes, ABrokenComparatorFailsOnEveryRankOrNone) {
   for (std::size_t r = 1; r < comms.size(); ++r) EXPECT_EQ(threw[r], threw[0]) << "rank " << r;
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, DistributedTypes, testing::Values(1, 2, 4), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(Ranks, DistributedTypes, every_rank_setup(), rank_setup_name);
 
 }  // namespace
 }  // namespace gpusort::test

@@ -11,29 +11,63 @@
 
 namespace gpusort::test {
 
-class RankTest : public GpuTest, public testing::WithParamInterface<int> {
+// Which way the distributed sort takes: sort first everywhere, or partition first wherever
+// the sizes allow (every size and rank count here: its thresholds lowered to one element
+// and two ranks).
+enum class sort_way { sort_first, partition_first };
+
+struct rank_setup {
+  int ranks;
+  sort_way way;
+};
+
+class RankTest : public GpuTest, public testing::WithParamInterface<rank_setup> {
  protected:
   void SetUp() override {
     GpuTest::SetUp();
     if (IsSkipped()) return;
     static std::map<int, std::vector<communicator>> made;
-    auto found = made.find(GetParam());
+    auto found = made.find(ranks());
     if (found == made.end()) {
       std::string why;
-      found = made.emplace(GetParam(), communicators_for(GetParam(), &why)).first;
+      found = made.emplace(ranks(), communicators_for(ranks(), &why)).first;
       if (found->second.empty()) {
         made.erase(found);
         GTEST_SKIP() << why;
       }
     }
     comms = found->second;
+    const bool partition_first = GetParam().way == sort_way::partition_first;
+    distributed::detail::partition_first_min_count() = partition_first ? 1 : ~std::size_t(0);
+    distributed::detail::partition_first_min_ranks() = 2;
+  }
+  void TearDown() override {
+    distributed::detail::partition_first_min_count() = default_partition_first_min_count;
+    distributed::detail::partition_first_min_ranks() = default_partition_first_min_ranks;
+    GpuTest::TearDown();
   }
 
+  int ranks() const { return GetParam().ranks; }
+
   std::vector<communicator> comms;
+
+ private:
+  const std::size_t default_partition_first_min_count =
+      distributed::detail::partition_first_min_count();
+  const int default_partition_first_min_ranks = distributed::detail::partition_first_min_ranks();
 };
 
-inline std::string rank_count_name(const testing::TestParamInfo<int>& info) {
-  return std::to_string(info.param) + "ranks";
+// 1, 2 and 4 ranks sorting first; 2 and 4 partitioning first (one rank only sorts).
+inline auto every_rank_setup() {
+  return testing::Values(rank_setup{1, sort_way::sort_first}, rank_setup{2, sort_way::sort_first},
+                         rank_setup{4, sort_way::sort_first},
+                         rank_setup{2, sort_way::partition_first},
+                         rank_setup{4, sort_way::partition_first});
+}
+
+inline std::string rank_setup_name(const testing::TestParamInfo<rank_setup>& info) {
+  return std::to_string(info.param.ranks) + "ranks" +
+         (info.param.way == sort_way::partition_first ? "PartitionFirst" : "");
 }
 
 }  // namespace gpusort::test

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../communicator.cuh"
+#include "run.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -84,27 +85,30 @@ struct exchange_plane {
   std::size_t element_bytes;
 };
 
-// Rank r's elements send[send_offsets[q], send_offsets[q + 1]) go to rank q, where they
-// land at recv[recv_offsets[r], recv_offsets[r + 1]) (offsets in elements, one entry per
-// rank and one more). One NCCL group of point-to-point sends and receives; the rank's own
-// piece is a device copy.
+// Who copies a rank's own piece in an exchange: the exchange (on a side stream, so that it
+// overlaps the transfers), or the caller, who has its own use for it.
+enum class own_piece { copied, left_to_caller };
+
+// This rank's elements send[send_pieces[q]] go to rank q, and rank q's piece for this rank
+// lands at recv[recv_pieces[q]] (runs in elements, one per rank). One NCCL group of
+// point-to-point sends and receives.
 inline void exchange(const communicator& comm, const std::vector<exchange_plane>& planes,
-                     const std::vector<std::size_t>& send_offsets,
-                     const std::vector<std::size_t>& recv_offsets, cudaStream_t stream) {
+                     const std::vector<run>& send_pieces, const std::vector<run>& recv_pieces,
+                     cudaStream_t stream, own_piece own = own_piece::copied) {
   const int self = comm.rank();
-  // The own piece is copied on a side stream, so that it overlaps the transfers.
-  side_stream own_piece(stream);
-  for (const exchange_plane& plane : planes) {
-    const std::size_t count = send_offsets[self + 1] - send_offsets[self];
-    if (count == 0) continue;
-    check_cuda(cudaMemcpyAsync(static_cast<char*>(plane.recv) +
-                                   recv_offsets[self] * plane.element_bytes,
-                               static_cast<const char*>(plane.send) +
-                                   send_offsets[self] * plane.element_bytes,
-                               count * plane.element_bytes, cudaMemcpyDeviceToDevice,
-                               own_piece.get()),
-               "keeping the rank's own piece");
-  }
+  side_stream own_copy(stream);
+  if (own == own_piece::copied)
+    for (const exchange_plane& plane : planes) {
+      const std::size_t count = send_pieces[self].count;
+      if (count == 0) continue;
+      check_cuda(cudaMemcpyAsync(static_cast<char*>(plane.recv) +
+                                     recv_pieces[self].begin * plane.element_bytes,
+                                 static_cast<const char*>(plane.send) +
+                                     send_pieces[self].begin * plane.element_bytes,
+                                 count * plane.element_bytes, cudaMemcpyDeviceToDevice,
+                                 own_copy.get()),
+                 "keeping the rank's own piece");
+    }
 #if GPUSORT_WITH_NCCL
   if (comm.size() > 1) {
     ncclComm_t nccl = comm.nccl();
@@ -112,24 +116,22 @@ inline void exchange(const communicator& comm, const std::vector<exchange_plane>
     for (int peer = 0; peer < comm.size(); ++peer) {
       if (peer == self) continue;
       for (const exchange_plane& plane : planes) {
-        const std::size_t send_count = send_offsets[peer + 1] - send_offsets[peer];
-        const std::size_t recv_count = recv_offsets[peer + 1] - recv_offsets[peer];
-        if (send_count > 0)
+        const run send = send_pieces[peer], recv = recv_pieces[peer];
+        if (send.count > 0)
           check_nccl(ncclSend(static_cast<const char*>(plane.send) +
-                                  send_offsets[peer] * plane.element_bytes,
-                              send_count * plane.element_bytes, ncclUint8, peer, nccl, stream),
+                                  send.begin * plane.element_bytes,
+                              send.count * plane.element_bytes, ncclUint8, peer, nccl, stream),
                      nccl, "sending a piece (ncclSend)");
-        if (recv_count > 0)
-          check_nccl(ncclRecv(static_cast<char*>(plane.recv) +
-                                  recv_offsets[peer] * plane.element_bytes,
-                              recv_count * plane.element_bytes, ncclUint8, peer, nccl, stream),
+        if (recv.count > 0)
+          check_nccl(ncclRecv(static_cast<char*>(plane.recv) + recv.begin * plane.element_bytes,
+                              recv.count * plane.element_bytes, ncclUint8, peer, nccl, stream),
                      nccl, "receiving a piece (ncclRecv)");
       }
     }
     check_nccl(ncclGroupEnd(), nccl, "running the exchange (ncclGroupEnd)");
   }
 #endif
-  own_piece.join();
+  own_copy.join();
 }
 
 }  // namespace gpusort::distributed::detail

@@ -142,7 +142,19 @@ std::vector<std::uint64_t> find_rank_splits(const communicator& comm, host_round
                                             std::uint64_t total, const Compare& comp,
                                             const candidate_buffers<Key>& buffers,
                                             cudaStream_t stream) {
-  splitter_search search(targets, count, total, candidates_per_splitter);
+  return find_rank_splits(comm, trip, keys, count,
+                          splitter_search(targets, count, total, candidates_per_splitter), comp,
+                          buffers, stream);
+}
+
+// The same from a search whose windows are set already (splitter_search's second
+// constructor, with candidates_per_splitter).
+template <class Key, class Compare>
+std::vector<std::uint64_t> find_rank_splits(const communicator& comm, host_round_trip& trip,
+                                            const Key* keys, std::size_t count,
+                                            splitter_search search, const Compare& comp,
+                                            const candidate_buffers<Key>& buffers,
+                                            cudaStream_t stream) {
   if (search.candidates_per_rank() != buffers.per_rank)
     throw gpusort::error("gpusort: internal error: the splitter search's candidate arrays "
                          "were sized for another rank count");

@@ -54,14 +54,17 @@ inline std::vector<int> devices_to_use(const pinned_host_policy& policy) {
   return devices;
 }
 
-// The bytes `device` may use: the policy's limit, else 95 % of what is free now.
+// The bytes `device` may use: the policy's limit, else what is free now but 1/32 of it
+// (1 GiB at least) for what the plan does not count (NCCL's buffers, CUDA's own), so that
+// 2^34 u32 keys fit an H200 (2^36 on four).
 inline std::size_t device_memory_budget(const pinned_host_policy& policy, int device) {
   if (policy.memory_limit() != 0) return policy.memory_limit();
   scoped_device on(device);
   std::size_t free_bytes = 0, total_bytes = 0;
   gpusort::detail::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes),
                               "asking how much device memory is free");
-  return free_bytes / 20 * 19;
+  const std::size_t reserve = std::max(std::size_t(1) << 30, free_bytes / 32);
+  return free_bytes > reserve ? free_bytes - reserve : 0;
 }
 
 inline std::size_t total_capacity(const std::vector<shard_plan>& plan,

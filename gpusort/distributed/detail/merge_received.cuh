@@ -9,6 +9,7 @@
 #include "../../allocator.cuh"
 #include "../../error.cuh"
 #include "../../sort_request.cuh"
+#include "run.cuh"
 
 #include <cub/device/device_merge.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -59,10 +60,6 @@ struct position_breaks_ties {
     if (comp(b.key, a.key)) return false;
     return a.position < b.position;
   }
-};
-
-struct run {
-  std::size_t begin, count;
 };
 
 // One cub::DeviceMerge of runs a and b of `from` into `to` at a.begin (b follows a), keys

@@ -22,6 +22,12 @@ inline constexpr std::uint64_t no_candidate = std::numeric_limits<std::uint64_t>
 
 class splitter_search {
  public:
+  // Where a cut may lie on this rank: [lo, hi]; resolved once it is known to be lo.
+  struct window {
+    std::uint64_t lo, hi;
+    bool resolved;
+  };
+
   // targets: global ranks where rank 1, 2, ... begin (nondecreasing, each <= total);
   // local_count: this rank's element count.
   splitter_search(std::vector<std::uint64_t> targets, std::uint64_t local_count,
@@ -34,6 +40,14 @@ class splitter_search {
       windows_.push_back(w);
     }
   }
+
+  // Where each cut is known to lie already: one window per target. The data need only be
+  // sorted inside the unresolved windows, if every element before a window precedes, and
+  // every element after it follows, each key the window holds (the partition-first sort's
+  // zones).
+  splitter_search(std::vector<std::uint64_t> targets, std::vector<window> windows,
+                  int per_splitter)
+      : targets_(std::move(targets)), windows_(std::move(windows)), per_splitter_(per_splitter) {}
 
   int splitters() const noexcept { return int(targets_.size()); }
   std::size_t candidates_per_rank() const noexcept {
@@ -112,11 +126,6 @@ class splitter_search {
   }
 
  private:
-  struct window {
-    std::uint64_t lo, hi;  // the cut lies in [lo, hi] on this rank
-    bool resolved;
-  };
-
   std::vector<std::uint64_t> targets_;
   std::vector<window> windows_;
   int per_splitter_;
