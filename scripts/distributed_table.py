@@ -9,7 +9,7 @@ earlier one (e.g. the pinned-host rows of a run of their own).
 
 Rows (bench/distributed_bench.cu names them): <op>/cub_radix/<type>/ranks:1/total:<n>,
 <op>/distributed[_sort_first|_partition_first]/<type>/ranks:<G>/total:<n>, all_to_all/ranks:<G>/bytes_per_rank:<B>,
-host_sort/u32/ranks:<G>/total:<n>. Every ratio is against CUB's row of the same run. The plot
+host_sort/u32/ranks:<G>/total:<n>, partition_kernels/u32/ranks:<G>/n:<n>. Every ratio is against CUB's row of the same run. The plot
 (Debian's python3-matplotlib, installed with apt-get when missing) draws G keys/s against the
 total size, one line per configuration, one panel per op.
 """
@@ -26,6 +26,7 @@ SORT_ROW = re.compile(
     r"^(sort|sort_by_key)/(cub_radix|distributed|distributed_sort_first|distributed_partition_first)/([^/]+)/ranks:(\d+)/total:(\d+)/")
 ALL_TO_ALL_ROW = re.compile(r"^all_to_all/ranks:(\d+)/bytes_per_rank:(\d+)/")
 HOST_ROW = re.compile(r"^host_sort/([^/]+)/ranks:(\d+)/total:(\d+)/")
+PARTITION_ROW = re.compile(r"^partition_kernels/([^/]+)/ranks:(\d+)/n:(\d+)/")
 
 
 def log2_text(n):
@@ -52,6 +53,8 @@ def rows(data, sorts, all_to_all, hosts):
             all_to_all[(int(m.group(1)), int(m.group(2)))] = row
         elif m := HOST_ROW.match(name):
             hosts[(m.group(1), int(m.group(2)), int(m.group(3)))] = row
+        elif m := PARTITION_ROW.match(name):
+            hosts[("partition", m.group(1), int(m.group(2)), int(m.group(3)))] = row
 
 
 def label(backend, ranks):
@@ -130,11 +133,28 @@ def link_table(all_to_all):
     return lines
 
 
+def partition_table(hosts):
+    rows = sorted((k, r) for k, r in hosts.items() if k[0] == "partition")
+    if not rows:
+        return []
+    lines = ["### The partition-first way's kernels alone (GPU 0; ms)\n",
+             "| type | brackets of | n | device copy | count_classes | scan | scatter_classes |",
+             "|---|---|---|---|---|---|---|"]
+    for (_, key_type, ranks, n), row in rows:
+        lines.append(f"| {key_type} | {ranks} ranks | {log2_text(n)} | {row['copy_ms']:.2f} | "
+                     f"{row['count_ms']:.2f} | {row['scan_ms']:.3f} | {row['scatter_ms']:.2f} |")
+    lines.append("")
+    return lines
+
+
 def host_table(hosts):
+    rows = sorted((k, r) for k, r in hosts.items() if k[0] != "partition")
+    if not rows:
+        return []
     lines = ["### Pinned host arrays: gpusort::sort(distributed::pinned_host, ...)\n",
              "| type | GPUs | n | array | total s | to GPUs s | sorting s | to host s | G keys/s |",
              "|---|---|---|---|---|---|---|---|---|"]
-    for (key_type, ranks, n), row in sorted(hosts.items()):
+    for (key_type, ranks, n), row in rows:
         if "error_message" in row:
             lines.append(f"| {key_type} | {ranks} | {log2_text(n)} | {n * 4 >> 30} GiB | "
                          f"not run: {row['error_message'][:90]}… | | | | |")
@@ -184,7 +204,7 @@ def main():
     context, sorts, all_to_all, hosts = read(args)
     print(f"GPU: {context.get('gpu', '?')} × {context.get('gpus', '?')} · date: {context['date']}\n")
     print("\n".join(throughput_table(sorts) + steps_table(sorts, all_to_all) +
-                    link_table(all_to_all) + host_table(hosts)))
+                    link_table(all_to_all) + partition_table(hosts) + host_table(hosts)))
     if plot_path:
         plot(sorts, plot_path)
 

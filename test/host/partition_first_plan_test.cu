@@ -12,7 +12,22 @@ namespace {
 namespace plan = gpusort::distributed::detail;
 using window = plan::splitter_search::window;
 
-TEST(PartitionFirstPlan, AppliesFromFourToSixteenRanksWithEnoughOnEveryRank) {
+TEST(PartitionFirstPlan, NeverAppliesUnlessSwitchedOn) {
+  const std::size_t enough = plan::partition_first_min_count();
+  for (int ranks : {2, 4, 16})
+    EXPECT_FALSE((plan::partition_first_applies<std::uint32_t, gpusort::no_values>(
+        ranks, std::vector<std::uint64_t>(ranks, enough))));
+}
+
+// The fixture switches the way on from four ranks, and back off.
+class PartitionFirstSwitchedOn : public testing::Test {
+ protected:
+  void SetUp() override { plan::partition_first_min_ranks() = 4; }
+  void TearDown() override { plan::partition_first_min_ranks() = default_min_ranks; }
+  const int default_min_ranks = plan::partition_first_min_ranks();
+};
+
+TEST_F(PartitionFirstSwitchedOn, AppliesFromFourToSixteenRanksWithEnoughOnEveryRank) {
   const std::size_t enough = plan::partition_first_min_count();
   const std::vector<std::uint64_t> four(4, enough);
   EXPECT_FALSE((plan::partition_first_applies<std::uint32_t, gpusort::no_values>(1, {enough})));

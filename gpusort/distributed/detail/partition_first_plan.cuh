@@ -26,11 +26,13 @@ inline std::atomic<std::size_t>& partition_first_min_count() {
   return count;
 }
 
-// From this many ranks on: on two H200s the partition-first way measured slower than
-// sorting first (bench/results/2026-11-26-h200x4-distributed-vs-cub.md: its partition
-// costs more than the overlap saves there), on four faster. Lowered by tests.
+// From this many ranks on; by default never (more than the kernels serve). On 2 and 4
+// H200s the partition-first way measured slower than sorting first for u32 keys, and within
+// 4 % either way for u32+u32 pairs (bench/results/2026-11-26-h200x4-distributed-vs-cub.md):
+// its partition kernels take 8.4 ms for 2^30 keys on two ranks (12 on four) where a copy
+// takes 2, more than the overlap saves. Lowered by tests and by the benchmark's partition-first rows.
 inline std::atomic<int>& partition_first_min_ranks() {
-  static std::atomic<int> ranks{4};
+  static std::atomic<int> ranks{most_partition_ranks + 1};
   return ranks;
 }
 

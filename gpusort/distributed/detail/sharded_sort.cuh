@@ -1,9 +1,10 @@
 // The distributed sort, one rank's view (sample sort with exact splitters):
 //   1. gather every rank's element count: rank r's share of the output is as many
 //      elements as it holds, starting at global rank targets[r] = sum of counts before it;
-//      where every rank holds enough, the partition-first way runs instead of the steps
-//      below (partition_first_sort.cuh: the exchange overlaps the local sort), unless its
-//      brackets missed or it could not allocate;
+//      where it is switched on and every rank holds enough, the partition-first way runs
+//      instead of the steps below (partition_first_sort.cuh: the exchange overlaps the
+//      local sort; off by default, see partition_first_plan.cuh), unless its brackets
+//      missed or it could not allocate;
 //   2. sort locally with the single-GPU policy;
 //   3. find where to cut the local data so that every rank receives exactly its share
 //      (find_rank_splits.cuh, splitter_search.cuh: ties broken by rank and position, so
