@@ -81,8 +81,8 @@ TEST_P(DistributedSort, StepEventsAreRecordedInStepOrder) {
 // where it was asked for, and not where it was not.
 TEST_P(DistributedSort, PartitionFirstRunsWhereAskedAndKeepsTheStableOrder) {
   if (ranks() == 1) GTEST_SKIP() << "one rank only sorts locally";
-  std::vector<std::vector<std::uint32_t>> inputs =
-      rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 200003), distribution::uniform, 21);
+  std::vector<std::vector<std::uint32_t>> inputs = rank_inputs<std::uint32_t>(
+      std::vector<std::size_t>(ranks(), 200003), distribution::uniform, 21);
   for (auto& keys : inputs)
     for (std::uint32_t& key : keys) key %= 1000;
   const std::uint64_t runs_before = distributed::detail::partition_first_runs();

@@ -30,7 +30,8 @@ inline std::atomic<std::size_t>& partition_first_min_count() {
 // H200s the partition-first way measured slower than sorting first for u32 keys, and within
 // 4 % either way for u32+u32 pairs (bench/results/2026-11-26-h200x4-distributed-vs-cub.md):
 // its partition kernels take 8.4 ms for 2^30 keys on two ranks (12 on four) where a copy
-// takes 2, more than the overlap saves. Lowered by tests and by the benchmark's partition-first rows.
+// takes 2, more than the overlap saves. Lowered by tests and by the benchmark's
+// partition-first rows.
 inline std::atomic<int>& partition_first_min_ranks() {
   static std::atomic<int> ranks{most_partition_ranks + 1};
   return ranks;

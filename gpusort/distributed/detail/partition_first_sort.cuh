@@ -153,7 +153,8 @@ inline partitioned_layout plan_partitioned_exchange(const cut_table& cut,
     x.recv_pieces[q] = {at, cut(q, self + 1) - cut(q, self)};
     at += x.recv_pieces[q].count;
   };
-  for (int q = 0; q < ranks; ++q) x.send_pieces.push_back({own_cuts[q], own_cuts[q + 1] - own_cuts[q]});
+  for (int q = 0; q < ranks; ++q)
+    x.send_pieces.push_back({own_cuts[q], own_cuts[q + 1] - own_cuts[q]});
   if (!rank_order) place(self);
   for (int q = 0; q < ranks; ++q)
     if (rank_order || q != self) place(q);
@@ -222,7 +223,8 @@ class_census count_classes_everywhere(const communicator& comm, const Policy& po
   return class_census(ranks, std::move(records));
 }
 
-// Sorts this process's ranks finished the partition-first way (tests check that it ran).
+// How many sorts this process's ranks finished the partition-first way (tests check that
+// it ran).
 inline std::atomic<std::uint64_t>& partition_first_runs() {
   static std::atomic<std::uint64_t> runs{0};
   return runs;
