@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace gpusort::distributed::detail {
@@ -85,6 +86,19 @@ struct exchange_plane {
   std::size_t element_bytes;
 };
 
+// Copies this rank's own piece, send[from] to recv at element `to`, in every plane.
+inline void copy_own_piece(const std::vector<exchange_plane>& planes, run from, std::size_t to,
+                           cudaStream_t stream) {
+  if (from.count == 0) return;
+  for (const exchange_plane& plane : planes)
+    check_cuda(cudaMemcpyAsync(static_cast<char*>(plane.recv) + to * plane.element_bytes,
+                               static_cast<const char*>(plane.send) +
+                                   from.begin * plane.element_bytes,
+                               from.count * plane.element_bytes, cudaMemcpyDeviceToDevice,
+                               stream),
+               "keeping the rank's own piece");
+}
+
 // Who copies a rank's own piece in an exchange: the exchange (on a side stream, so that it
 // overlaps the transfers), or the caller, who has its own use for it.
 enum class own_piece { copied, left_to_caller };
@@ -96,19 +110,11 @@ inline void exchange(const communicator& comm, const std::vector<exchange_plane>
                      const std::vector<run>& send_pieces, const std::vector<run>& recv_pieces,
                      cudaStream_t stream, own_piece own = own_piece::copied) {
   const int self = comm.rank();
-  side_stream own_copy(stream);
-  if (own == own_piece::copied)
-    for (const exchange_plane& plane : planes) {
-      const std::size_t count = send_pieces[self].count;
-      if (count == 0) continue;
-      check_cuda(cudaMemcpyAsync(static_cast<char*>(plane.recv) +
-                                     recv_pieces[self].begin * plane.element_bytes,
-                                 static_cast<const char*>(plane.send) +
-                                     send_pieces[self].begin * plane.element_bytes,
-                                 count * plane.element_bytes, cudaMemcpyDeviceToDevice,
-                                 own_copy.get()),
-                 "keeping the rank's own piece");
-    }
+  std::optional<side_stream> own_copy;
+  if (own == own_piece::copied) {
+    own_copy.emplace(stream);
+    copy_own_piece(planes, send_pieces[self], recv_pieces[self].begin, own_copy->get());
+  }
 #if GPUSORT_WITH_NCCL
   if (comm.size() > 1) {
     ncclComm_t nccl = comm.nccl();
@@ -131,7 +137,7 @@ inline void exchange(const communicator& comm, const std::vector<exchange_plane>
     check_nccl(ncclGroupEnd(), nccl, "running the exchange (ncclGroupEnd)");
   }
 #endif
-  own_copy.join();
+  if (own_copy) own_copy->join();
 }
 
 }  // namespace gpusort::distributed::detail

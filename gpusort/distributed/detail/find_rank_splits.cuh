@@ -133,22 +133,10 @@ void copy_ranked_to_host(host_round_trip& trip, const candidate_buffers<Key>& b,
   trip.wait("to search the splitters");
 }
 
-// Where this rank's sorted data is cut (splitter_search::splits()), found together with
-// every other rank: all of them call it with the same targets and total.
-template <class Key, class Compare>
-std::vector<std::uint64_t> find_rank_splits(const communicator& comm, host_round_trip& trip,
-                                            const Key* keys, std::size_t count,
-                                            const std::vector<std::uint64_t>& targets,
-                                            std::uint64_t total, const Compare& comp,
-                                            const candidate_buffers<Key>& buffers,
-                                            cudaStream_t stream) {
-  return find_rank_splits(comm, trip, keys, count,
-                          splitter_search(targets, count, total, candidates_per_splitter), comp,
-                          buffers, stream);
-}
-
-// The same from a search whose windows are set already (splitter_search's second
-// constructor, with candidates_per_splitter).
+// Where this rank's data is cut (splitter_search::splits()), found together with every
+// other rank: all of them call it with the same targets and total, each with its search
+// (splitter_search's first constructor over sorted data, or its second with the windows the
+// partition-first sort found, both with candidates_per_splitter).
 template <class Key, class Compare>
 std::vector<std::uint64_t> find_rank_splits(const communicator& comm, host_round_trip& trip,
                                             const Key* keys, std::size_t count,

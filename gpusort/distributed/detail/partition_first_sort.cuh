@@ -45,14 +45,15 @@
 
 namespace gpusort::distributed::detail {
 
-// Everything the partition-first way allocates, in one allocation that every rank agrees
-// on before any collective uses it.
+// What the partition-first way allocates besides the receive buffer (receive_buffers, made
+// in the same agreed attempt): the partitioned copy, the sample, the brackets, the class
+// counts and their scan, and the ranks' census records.
 template <class Key, class Value>
 class partition_first_buffers {
  public:
   struct sizes {
     int ranks;
-    std::size_t count, samples_per_rank, tiles, scan_bytes, merge_bytes;
+    std::size_t count, samples_per_rank, tiles, scan_bytes;
   };
 
   partition_first_buffers(const sizes& n, allocator_ref allocator, cudaStream_t stream)
@@ -61,10 +62,6 @@ class partition_first_buffers {
   // The data partitioned by class, then the pieces to send.
   Key* partitioned_keys() const { return storage_.at<Key>(at_.partitioned_keys); }
   Value* partitioned_values() const { return values_at(at_.partitioned_values); }
-  // Where the pieces land, then the runs to merge.
-  Key* received_keys() const { return storage_.at<Key>(at_.received_keys); }
-  Value* received_values() const { return values_at(at_.received_values); }
-  char* merge_temp() const { return storage_.at<char>(at_.merge_temp); }
   // This rank's sample, then every rank's, sorted.
   Key* own_samples() const { return storage_.at<Key>(at_.own_samples); }
   Key* samples() const { return storage_.at<Key>(at_.samples); }
@@ -80,9 +77,8 @@ class partition_first_buffers {
 
  private:
   struct offsets {
-    std::size_t partitioned_keys, partitioned_values, received_keys, received_values,
-        merge_temp, own_samples, samples, bracket_positions, brackets, tile_counts,
-        tile_offsets, scan_temp, own_record, records, total_bytes;
+    std::size_t partitioned_keys, partitioned_values, own_samples, samples, bracket_positions,
+        brackets, tile_counts, tile_offsets, scan_temp, own_record, records, total_bytes;
   };
   static offsets layout(const sizes& n) {
     const std::size_t values = has_values_v<Value> ? n.count : 0;
@@ -92,9 +88,6 @@ class partition_first_buffers {
     offsets at{};
     at.partitioned_keys = plan.reserve<Key>(n.count);
     at.partitioned_values = plan.reserve<Value>(values);
-    at.received_keys = plan.reserve<Key>(n.count);
-    at.received_values = plan.reserve<Value>(values);
-    at.merge_temp = plan.reserve_bytes(n.merge_bytes);
     at.own_samples = plan.reserve<Key>(n.samples_per_rank);
     at.samples = plan.reserve<Key>(n.samples_per_rank * n.ranks);
     at.bracket_positions = plan.reserve<std::uint64_t>(bounds);
@@ -252,14 +245,15 @@ bool partition_first_sort(const communicator& comm, const Policy& policy, host_r
                                     static_cast<std::uint64_t*>(nullptr),
                                     std::int64_t((2 * ranks - 1) * tiles), stream),
       "distributed sort: sizing the class scan (cub::DeviceScan)");
-  // Two runs as long as all the data: the merge's largest pass, whatever the cuts.
-  const std::size_t merge_bytes = merge_temp_bytes<Stable, Key, Value>(
-      {{0, count / 2}, {count / 2, count - count / 2}}, comp);
   std::optional<partition_first_buffers<Key, Value>> b;
+  std::optional<receive_buffers<Stable, Key, Value>> received;
   const auto allocate = [&] {
-    b.emplace(typename partition_first_buffers<Key, Value>::sizes{
-                  ranks, count, samples, tiles, scan_bytes, merge_bytes},
+    b.emplace(typename partition_first_buffers<Key, Value>::sizes{ranks, count, samples, tiles,
+                                                                  scan_bytes},
               policy.allocator(), stream);
+    // Sized for two runs as long as all the data: the merge's largest pass, whatever the cuts.
+    received.emplace(count, std::vector<run>{{0, count / 2}, {count / 2, count - count / 2}},
+                     comp, policy.allocator(), stream);
   };
   if (!all_ranks_succeed(comm, trip, control.flag(), "to allocate the partition", stream,
                          allocate))
@@ -302,29 +296,23 @@ bool partition_first_sort(const communicator& comm, const Policy& policy, host_r
   // Step 4: the pieces travel on a side stream; the own piece is sorted meanwhile.
   {
     side_stream transfer(stream);
-    std::vector<exchange_plane> planes{
-        {b->partitioned_keys(), b->received_keys(), sizeof(Key)}};
+    std::vector<exchange_plane> planes{{b->partitioned_keys(), received->keys(), sizeof(Key)}};
     if constexpr (has_values_v<Value>)
-      planes.push_back({b->partitioned_values(), b->received_values(), sizeof(Value)});
+      planes.push_back({b->partitioned_values(), received->values(), sizeof(Value)});
     exchange(comm, planes, layout.exchange.send_pieces, layout.exchange.recv_pieces,
              transfer.get(), own_piece::left_to_caller);
-    const run kept = layout.exchange.send_pieces[self];
-    for (const exchange_plane& plane : planes)
-      gpusort::detail::check_cuda(
-          cudaMemcpyAsync(static_cast<char*>(plane.recv) + layout.own.begin * plane.element_bytes,
-                          static_cast<const char*>(plane.send) + kept.begin * plane.element_bytes,
-                          kept.count * plane.element_bytes, cudaMemcpyDeviceToDevice, stream),
-          "distributed sort: keeping the own piece");
-    sort_run<Stable>(policy, b->received_keys(), b->received_values(), layout.own, comp);
+    copy_own_piece(planes, layout.exchange.send_pieces[self], layout.own.begin, stream);
+    sort_run<Stable>(policy, received->keys(), received->values(), layout.own, comp);
     transfer.join();
   }
   record_step(events.exchanged, stream);
 
   // Step 5.
   for (const run& r : layout.received_runs)
-    sort_run<Stable>(policy, b->received_keys(), b->received_values(), r, comp);
-  merge_received<Stable>(b->received_keys(), b->received_values(), keys, values, count,
-                         layout.exchange.runs, b->merge_temp(), merge_bytes, comp, stream);
+    sort_run<Stable>(policy, received->keys(), received->values(), r, comp);
+  merge_received<Stable>(received->keys(), received->values(), keys, values, count,
+                         layout.exchange.runs, received->merge_temp(), received->merge_bytes,
+                         comp, stream);
   record_step(events.merged, stream);
   ++partition_first_runs();
   return true;

@@ -92,8 +92,6 @@ struct shared_brackets {
 
 // Counts per class of one tile per block: tile_counts[c * tiles + tile]. Class-major, so
 // that one exclusive scan over the array gives every (class, tile)'s place in the output.
-// All of a thread's keys are loaded before any is classified, so that its loads are in
-// flight together.
 template <int Items, class Key, class Compare>
 __global__ void __launch_bounds__(partition_threads)
     count_classes(const Key* keys, std::size_t count, const Key* brackets, int cuts,
@@ -103,17 +101,11 @@ __global__ void __launch_bounds__(partition_threads)
   if (threadIdx.x < most_partition_classes) class_counts[threadIdx.x] = 0;
   const Key* bounds = shared.load(brackets, cuts);
   const std::size_t tile_begin = std::size_t(blockIdx.x) * partition_threads * Items;
-  Key key[Items];
-#pragma unroll
+  const unsigned lane = threadIdx.x % 32;
   for (int item = 0; item < Items; ++item) {
     const std::size_t i = tile_begin + std::size_t(item) * partition_threads + threadIdx.x;
-    if (i < count) key[item] = keys[i];
-  }
-  const unsigned lane = threadIdx.x % 32;
-#pragma unroll
-  for (int item = 0; item < Items; ++item) {
-    const bool valid = tile_begin + std::size_t(item) * partition_threads + threadIdx.x < count;
-    const unsigned c = valid ? class_of(key[item], bounds, cuts, comp) : ~0u;
+    const bool valid = i < count;
+    const unsigned c = valid ? class_of(keys[i], bounds, cuts, comp) : ~0u;
     // One shared atomic per class present in the warp.
     const unsigned same = __match_any_sync(0xFFFFFFFFu, c);
     if (valid && lane == unsigned(__ffs(same) - 1)) atomicAdd(&class_counts[c], __popc(same));

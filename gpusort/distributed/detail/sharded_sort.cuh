@@ -48,41 +48,6 @@
 
 namespace gpusort::distributed::detail {
 
-// The exchange's receive buffer, as large as the rank's data, and the merge's storage: one
-// allocation, made by every rank before any sends.
-template <bool Stable, class Key, class Value>
-class receive_buffers {
- public:
-  template <class Compare>
-  receive_buffers(std::size_t count, const std::vector<run>& runs, const Compare& comp,
-                  allocator_ref allocator, cudaStream_t stream)
-      : merge_bytes(merge_temp_bytes<Stable, Key, Value>(runs, comp)),
-        at_(layout(count, merge_bytes)),
-        storage_(allocator, at_.total_bytes, stream) {}
-
-  const std::size_t merge_bytes;
-  Key* keys() const { return storage_.at<Key>(at_.keys); }
-  Value* values() const { return has_values_v<Value> ? storage_.at<Value>(at_.values) : nullptr; }
-  char* merge_temp() const { return storage_.at<char>(at_.merge_temp); }
-
- private:
-  struct offsets {
-    std::size_t keys, values, merge_temp, total_bytes;
-  };
-  static offsets layout(std::size_t count, std::size_t merge_bytes) {
-    storage_plan plan;
-    offsets at{};
-    at.keys = plan.reserve<Key>(count);
-    at.values = plan.reserve<Value>(has_values_v<Value> ? count : 0);
-    at.merge_temp = plan.reserve_bytes(merge_bytes);
-    at.total_bytes = plan.total_bytes();
-    return at;
-  }
-
-  offsets at_;
-  temporary_storage storage_;
-};
-
 // Step 4: the keys, and the values alongside, in one exchange.
 template <bool Stable, class Key, class Value>
 void exchange_pieces(const communicator& comm, Key* keys, Value* values,

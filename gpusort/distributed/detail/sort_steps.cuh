@@ -1,14 +1,16 @@
 // The steps both ways of the distributed sort share (sharded_sort.cuh sorts first,
 // partition_first_sort.cuh partitions first): the control block, the counts, the cuts and
-// their checks, the exchange's layout, and the profiling events.
+// their checks, the exchange's layout, the receive buffer, and the profiling events.
 #pragma once
 
 #include "../../allocator.cuh"
 #include "../../error.cuh"
+#include "../../no_values.cuh"
 #include "../communicator.cuh"
 #include "collectives.cuh"
 #include "find_rank_splits.cuh"
 #include "host_round_trip.cuh"
+#include "merge_received.cuh"
 #include "run.cuh"
 
 #include <cuda_runtime_api.h>
@@ -204,6 +206,41 @@ inline exchange_layout plan_exchange(const cut_table& cut, const std::vector<std
   layout.runs = layout.recv_pieces;
   return layout;
 }
+
+// The exchange's receive buffer, as large as the rank's data, and the merge's storage: one
+// allocation, made by every rank before any sends.
+template <bool Stable, class Key, class Value>
+class receive_buffers {
+ public:
+  template <class Compare>
+  receive_buffers(std::size_t count, const std::vector<run>& runs, const Compare& comp,
+                  allocator_ref allocator, cudaStream_t stream)
+      : merge_bytes(merge_temp_bytes<Stable, Key, Value>(runs, comp)),
+        at_(layout(count, merge_bytes)),
+        storage_(allocator, at_.total_bytes, stream) {}
+
+  const std::size_t merge_bytes;
+  Key* keys() const { return storage_.at<Key>(at_.keys); }
+  Value* values() const { return has_values_v<Value> ? storage_.at<Value>(at_.values) : nullptr; }
+  char* merge_temp() const { return storage_.at<char>(at_.merge_temp); }
+
+ private:
+  struct offsets {
+    std::size_t keys, values, merge_temp, total_bytes;
+  };
+  static offsets layout(std::size_t count, std::size_t merge_bytes) {
+    storage_plan plan;
+    offsets at{};
+    at.keys = plan.reserve<Key>(count);
+    at.values = plan.reserve<Value>(has_values_v<Value> ? count : 0);
+    at.merge_temp = plan.reserve_bytes(merge_bytes);
+    at.total_bytes = plan.total_bytes();
+    return at;
+  }
+
+  offsets at_;
+  temporary_storage storage_;
+};
 
 // For profiling (step_events): a null event is not recorded.
 inline void record_step(cudaEvent_t event, cudaStream_t stream) {
