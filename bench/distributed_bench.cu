@@ -10,6 +10,9 @@
 //                                             the same, sorting first or partitioning first
 //                                             whatever the library would choose
 //                                             (detail::partition_first_min_count, _min_ranks)
+//   <op>/distributed_sort_first_nccl/...      sorting first, the exchange through NCCL
+//                                             instead of peer copies (the library's way
+//                                             for communicators of several processes)
 //   all_to_all/[pool:|pool_with_peer_access:]ranks:<G>/bytes_per_rank:<B>
 //                                             NCCL grouped send/recv of B bytes per rank,
 //                                             B/G to every rank: the link's all-to-all rate;
@@ -145,23 +148,26 @@ double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
 
 // gpusort::distributed over `ranks` GPUs, total elements split evenly.
 // Which way a distributed row takes.
-enum class sort_way { library_choice, sort_first, partition_first };
+enum class sort_way { library_choice, sort_first, sort_first_by_nccl, partition_first };
 
 void distributed_sort(benchmark::State& state, std::vector<gpusort::distributed::communicator>* comms,
                       bool pairs, std::size_t total, sort_way way) {
   // The sort-first and partition-first rows take that way for their run, whatever the
-  // library would choose.
+  // library would choose; the NCCL row exchanges through NCCL, not by peer copies.
   namespace d = gpusort::distributed::detail;
   struct way_for_this_row {
     std::size_t count = d::partition_first_min_count();
     int ranks = d::partition_first_min_ranks();
     explicit way_for_this_row(sort_way way) {
-      if (way == sort_way::sort_first) d::partition_first_min_count() = ~std::size_t(0);
+      if (way == sort_way::sort_first || way == sort_way::sort_first_by_nccl)
+        d::partition_first_min_count() = ~std::size_t(0);
       if (way == sort_way::partition_first) d::partition_first_min_ranks() = 2;
+      d::peer_copies_allowed() = way != sort_way::sort_first_by_nccl;
     }
     ~way_for_this_row() {
       d::partition_first_min_count() = count;
       d::partition_first_min_ranks() = ranks;
+      d::peer_copies_allowed() = true;
     }
   } way_now(way);
   const int ranks = int(comms->size());
@@ -565,6 +571,8 @@ int main(int argc, char** argv) {
       for (auto& comms : keep)
         for (auto [way, backend] : {std::pair{sort_way::library_choice, "/distributed/"},
                                     std::pair{sort_way::sort_first, "/distributed_sort_first/"},
+                                    std::pair{sort_way::sort_first_by_nccl,
+                                              "/distributed_sort_first_nccl/"},
                                     std::pair{sort_way::partition_first,
                                               "/distributed_partition_first/"}}) {
           const int ranks = int(comms.size());

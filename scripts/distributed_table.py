@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_plot import import_pyplot  # noqa: E402
 
 SORT_ROW = re.compile(
-    r"^(sort|sort_by_key)/(cub_radix|distributed|distributed_sort_first|distributed_partition_first)/([^/]+)/ranks:(\d+)/total:(\d+)/")
+    r"^(sort|sort_by_key)/(cub_radix|distributed|distributed_sort_first|distributed_sort_first_nccl|distributed_partition_first)/([^/]+)/ranks:(\d+)/total:(\d+)/")
 ALL_TO_ALL_ROW = re.compile(r"^all_to_all/ranks:(\d+)/bytes_per_rank:(\d+)/")
 HOST_ROW = re.compile(r"^host_sort/([^/]+)/ranks:(\d+)/total:(\d+)/")
 PARTITION_ROW = re.compile(r"^partition_kernels/([^/]+)/ranks:(\d+)/n:(\d+)/")
@@ -63,6 +63,7 @@ def label(backend, ranks):
     if ranks == 1:
         return "gpusort::par, 1 GPU"
     way = {"distributed_sort_first": ", sorting first",
+           "distributed_sort_first_nccl": ", sorting first, exchange through NCCL",
            "distributed_partition_first": ", partitioning first"}.get(backend, " (library's choice)")
     return f"distributed, {ranks} GPUs{way}"
 
@@ -111,7 +112,9 @@ def steps_table(sorts, all_to_all):
             continue
         if backend == "distributed":
             continue  # the same as one of the two ways
-        way = "sort first" if backend.endswith("sort_first") else "partition first"
+        way = {"distributed_sort_first": "sort first",
+               "distributed_sort_first_nccl": "sort first, NCCL exchange"}.get(backend,
+                                                                            "partition first")
         bytes_per_rank = n // ranks * (8 if "+" in key_type else 4)
         link = [r for (g, b), r in all_to_all.items() if g == ranks and b <= bytes_per_rank]
         link_text = f"{max(link, key=lambda r: r['GBps'])['GBps']:.0f}" if link else "—"
@@ -177,6 +180,7 @@ def plot(sorts, path):
                             if k[:4] == (op, key_type, backend, ranks) and "error_message" not in r)
             axis.plot([p[0] for p in points], [p[1] for p in points], marker="o",
                       linestyle={"distributed_sort_first": "--",
+                                 "distributed_sort_first_nccl": "-.",
                                  "distributed_partition_first": ":"}.get(backend, "-"),
                       label=label(backend, ranks))
         axis.set_xscale("log", base=2)

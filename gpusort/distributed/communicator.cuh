@@ -8,6 +8,7 @@
 
 #include "../detail/device_range.cuh"
 #include "../error.cuh"
+#include "detail/peer_access.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -58,7 +59,9 @@ class communicator {
 
   // One communicator per device in `devices` (rank i drives devices[i]), for one process
   // that drives them all, one host thread per rank. gpusort owns these: the NCCL
-  // communicators are destroyed with the last copy of each.
+  // communicators are destroyed with the last copy of each. Where every pair of the devices
+  // can reach each other, this turns peer access on between them (cudaDeviceEnablePeerAccess)
+  // and the sort's exchange then copies on the GPUs' copy engines (in_one_process()).
   static std::vector<communicator> for_devices(const std::vector<int>& devices) {
     if (devices.empty()) gpusort::detail::throw_usage_error("for_devices: no devices named");
     std::vector<ncclComm_t> comms(devices.size());
@@ -70,6 +73,8 @@ class communicator {
       c.owner_ = std::shared_ptr<ncclComm>(comm, [](ncclComm_t owned) { ncclCommDestroy(owned); });
       result.push_back(std::move(c));
     }
+    const bool peers = detail::enable_peer_access(devices);
+    for (communicator& c : result) c.in_one_process_ = peers;
     return result;
   }
 
@@ -103,6 +108,10 @@ class communicator {
   int size() const noexcept { return size_; }
   // The CUDA device this rank's data lives on; the sort runs there.
   int device() const noexcept { return device_; }
+  // Whether every rank is a GPU of this process with peer access to every other (made by
+  // for_devices): the exchange then reads each piece from the peer's memory on the copy
+  // engines instead of running NCCL's kernels beside the sort.
+  bool in_one_process() const noexcept { return in_one_process_; }
 
  private:
   communicator() = default;
@@ -111,6 +120,7 @@ class communicator {
   int size_ = 1;
   int device_ = 0;
   std::chrono::milliseconds timeout_ = std::chrono::minutes(10);
+  bool in_one_process_ = false;
 #if GPUSORT_WITH_NCCL
   ncclComm_t comm_ = nullptr;
   std::shared_ptr<ncclComm> owner_;

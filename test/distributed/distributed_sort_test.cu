@@ -4,6 +4,8 @@
 // events it records between its steps.
 #include "rank_fixture.cuh"
 
+#include <algorithm>
+
 namespace gpusort::test {
 namespace {
 
@@ -107,6 +109,52 @@ TEST_P(DistributedSort, TouchingBracketsFallBackToSortingFirst) {
                                         distribution::all_equal, 22),
       less<>{}, reference_order<std::uint32_t>{false});
   EXPECT_EQ(distributed::detail::partition_first_runs(), runs_before);
+}
+
+// The ranks of one process exchange by peer copies where their GPUs reach each other, and
+// through NCCL where that is asked for; the partition-first way always uses NCCL.
+TEST_P(DistributedSort, TheExchangeTakesTheWayAsked) {
+  if (ranks() == 1) GTEST_SKIP() << "one rank exchanges nothing";
+  const std::uint64_t before = distributed::detail::peer_exchanges();
+  expect_distributed_sort<call::sort_by_key>(
+      comms, rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 30011),
+                                        distribution::uniform, 23),
+      less<>{}, reference_order<std::uint32_t>{false});
+  const bool by_peer_copies = GetParam().way == sort_way::sort_first && comms[0].in_one_process();
+  EXPECT_EQ(distributed::detail::peer_exchanges() - before,
+            by_peer_copies ? std::uint64_t(ranks()) : 0u);
+}
+
+// Arrays from each device's stream-ordered pool (cudaMallocAsync), which peer access does
+// not map for other GPUs: the exchange still moves every element.
+TEST_P(DistributedSort, ArraysFromStreamOrderedPoolsAreExchanged) {
+  if (ranks() == 1) GTEST_SKIP() << "one rank exchanges nothing";
+  const auto inputs = rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 70001),
+                                                 distribution::uniform, 24);
+  std::vector<std::vector<std::uint32_t>> outputs(ranks());
+  on_every_rank(comms, [&](int r) {
+    const std::size_t bytes = inputs[r].size() * sizeof(std::uint32_t);
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    std::uint32_t* keys = nullptr;
+    ASSERT_EQ(cudaMallocAsync(reinterpret_cast<void**>(&keys), bytes, stream), cudaSuccess);
+    ASSERT_EQ(cudaMemcpyAsync(keys, inputs[r].data(), bytes, cudaMemcpyHostToDevice, stream),
+              cudaSuccess);
+    distributed::sort(comms[r], par.on(stream), keys, keys + inputs[r].size());
+    outputs[r].resize(inputs[r].size());
+    ASSERT_EQ(cudaMemcpyAsync(outputs[r].data(), keys, bytes, cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaFreeAsync(keys, stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  });
+  std::vector<std::uint32_t> expected, got;
+  for (int r = 0; r < ranks(); ++r) {
+    expected.insert(expected.end(), inputs[r].begin(), inputs[r].end());
+    got.insert(got.end(), outputs[r].begin(), outputs[r].end());
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(got, expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, DistributedSort, every_rank_setup(), rank_setup_name);

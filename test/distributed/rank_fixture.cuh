@@ -11,10 +11,11 @@
 
 namespace gpusort::test {
 
-// Which way the distributed sort takes: sort first everywhere, or partition first wherever
-// the sizes allow (every size and rank count here: its thresholds lowered to one element
-// and two ranks).
-enum class sort_way { sort_first, partition_first };
+// Which way the distributed sort takes: sort first everywhere (the exchange by peer copies,
+// since the ranks share this process), sort first with the exchange through NCCL (as for
+// communicators of several processes), or partition first wherever the sizes allow (every
+// size and rank count here: its thresholds lowered to one element and two ranks).
+enum class sort_way { sort_first, sort_first_by_nccl, partition_first };
 
 struct rank_setup {
   int ranks;
@@ -40,10 +41,12 @@ class RankTest : public GpuTest, public testing::WithParamInterface<rank_setup> 
     const bool partition_first = GetParam().way == sort_way::partition_first;
     distributed::detail::partition_first_min_count() = partition_first ? 1 : ~std::size_t(0);
     distributed::detail::partition_first_min_ranks() = 2;
+    distributed::detail::peer_copies_allowed() = GetParam().way != sort_way::sort_first_by_nccl;
   }
   void TearDown() override {
     distributed::detail::partition_first_min_count() = default_partition_first_min_count;
     distributed::detail::partition_first_min_ranks() = default_partition_first_min_ranks;
+    distributed::detail::peer_copies_allowed() = true;
     GpuTest::TearDown();
   }
 
@@ -57,17 +60,21 @@ class RankTest : public GpuTest, public testing::WithParamInterface<rank_setup> 
   const int default_partition_first_min_ranks = distributed::detail::partition_first_min_ranks();
 };
 
-// 1, 2 and 4 ranks sorting first; 2 and 4 partitioning first (one rank only sorts).
+// 1, 2 and 4 ranks sorting first; 2 exchanging through NCCL; 2 and 4 partitioning first
+// (one rank only sorts).
 inline auto every_rank_setup() {
   return testing::Values(rank_setup{1, sort_way::sort_first}, rank_setup{2, sort_way::sort_first},
                          rank_setup{4, sort_way::sort_first},
+                         rank_setup{2, sort_way::sort_first_by_nccl},
                          rank_setup{2, sort_way::partition_first},
                          rank_setup{4, sort_way::partition_first});
 }
 
 inline std::string rank_setup_name(const testing::TestParamInfo<rank_setup>& info) {
-  return std::to_string(info.param.ranks) + "ranks" +
-         (info.param.way == sort_way::partition_first ? "PartitionFirst" : "");
+  const char* way = info.param.way == sort_way::partition_first      ? "PartitionFirst"
+                    : info.param.way == sort_way::sort_first_by_nccl ? "Nccl"
+                                                                     : "";
+  return std::to_string(info.param.ranks) + "ranks" + way;
 }
 
 }  // namespace gpusort::test

@@ -9,7 +9,8 @@
 //   3. find where to cut the local data so that every rank receives exactly its share
 //      (find_rank_splits.cuh, splitter_search.cuh: ties broken by rank and position, so
 //      duplicate-heavy keys spread evenly and the result is the stable order);
-//   4. exchange the pieces (one NCCL group of sends and receives);
+//   4. exchange the pieces: one NCCL group of sends and receives, or, between the GPUs of
+//      one process, reads from the peers' arrays on the copy engines (peer_copy_exchange.cuh);
 //   5. merge the received runs (merge_received.cuh).
 // The host waits for the counts of steps 1 and 3; everything else is stream-ordered.
 // Every rank learns, before the exchange, whether any rank failed to allocate or sort,
@@ -48,14 +49,20 @@
 
 namespace gpusort::distributed::detail {
 
-// Step 4: the keys, and the values alongside, in one exchange.
+// Step 4: the keys, and the values alongside, in one exchange; by peer copies where the
+// ranks' arrays were gathered (`peers`).
 template <bool Stable, class Key, class Value>
 void exchange_pieces(const communicator& comm, Key* keys, Value* values,
                      const receive_buffers<Stable, Key, Value>& received,
-                     const exchange_layout& layout, cudaStream_t stream) {
+                     const exchange_layout& layout, const std::optional<peer_arrays>& peers,
+                     std::uint64_t* done, cudaStream_t stream) {
   std::vector<exchange_plane> planes{{keys, received.keys(), sizeof(Key)}};
   if constexpr (has_values_v<Value>) planes.push_back({values, received.values(), sizeof(Value)});
-  exchange(comm, planes, layout.send_pieces, layout.recv_pieces, stream);
+  if (peers)
+    peer_exchange(comm, planes, *peers, layout.send_pieces[comm.rank()], layout.source_begin,
+                  layout.recv_pieces, done, stream);
+  else
+    exchange(comm, planes, layout.send_pieces, layout.recv_pieces, stream);
 }
 
 // One rank's part of the distributed sort (see the top of this file); `events` time its
@@ -108,7 +115,10 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
   };
   all_ranks_succeed_or_throw(comm, trip, control->flag(), "to allocate the exchange buffer",
                              stream, allocate_received);
-  exchange_pieces(comm, keys, values, *received, layout, stream);
+  std::optional<peer_arrays> peers;
+  if (exchanges_by_peer_copies(comm))
+    peers = gather_peer_arrays(comm, trip, {keys, values}, control->peer_table(), stream);
+  exchange_pieces(comm, keys, values, *received, layout, peers, control->exchange_done(), stream);
   record_step(events.exchanged, stream);
 
   merge_received<Stable>(received->keys(), received->values(), keys, values, count, layout.runs,

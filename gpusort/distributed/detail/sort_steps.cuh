@@ -11,6 +11,7 @@
 #include "find_rank_splits.cuh"
 #include "host_round_trip.cuh"
 #include "merge_received.cuh"
+#include "peer_copy_exchange.cuh"
 #include "run.cuh"
 
 #include <cuda_runtime_api.h>
@@ -27,7 +28,8 @@ namespace gpusort::distributed::detail {
 
 // The small device arrays the steps share, in one allocation made before any collective:
 // every rank's count (and this rank's own behind them, to gather from), the failure flag,
-// every rank's cuts, and the splitter search's candidates.
+// every rank's cuts, the splitter search's candidates, and for exchanges by peer copies the
+// table of every rank's arrays and the word of the closing collective.
 template <class Key>
 class control_buffers {
  public:
@@ -41,10 +43,12 @@ class control_buffers {
   candidate_buffers<Key> candidates() const {
     return candidate_buffers<Key>(ranks_, storage_.at<char>(at_.candidates));
   }
+  std::uint64_t* peer_table() const { return words(at_.peer_table); }  // ranks + 1 rows
+  std::uint64_t* exchange_done() const { return words(at_.exchange_done); }
 
  private:
   struct offsets {
-    std::size_t counts, flag, cuts, candidates, total_bytes;
+    std::size_t counts, flag, cuts, candidates, peer_table, exchange_done, total_bytes;
   };
   static offsets layout(int ranks) {
     storage_plan plan;
@@ -53,6 +57,8 @@ class control_buffers {
     at.flag = plan.reserve<std::uint64_t>(1);
     at.cuts = plan.reserve<std::uint64_t>(std::size_t(ranks) * (ranks + 1));
     at.candidates = candidate_buffers<Key>::reserve(plan, ranks);
+    at.peer_table = plan.reserve<std::uint64_t>(std::size_t(ranks + 1) * peer_row_words);
+    at.exchange_done = plan.reserve<std::uint64_t>(1);
     at.total_bytes = plan.total_bytes();
     return at;
   }
@@ -189,6 +195,7 @@ inline void require_consistent_cuts(const cut_table& cut,
 struct exchange_layout {
   std::vector<run> send_pieces;  // this rank's piece for rank q
   std::vector<run> recv_pieces;  // where rank q's piece lands
+  std::vector<std::uint64_t> source_begin;  // where rank q's piece for this rank begins there
   std::vector<run> runs;         // the received pieces: sorted runs, in rank order
 };
 
@@ -201,6 +208,7 @@ inline exchange_layout plan_exchange(const cut_table& cut, const std::vector<std
     layout.send_pieces.push_back({own[q], own[q + 1] - own[q]});
     const std::size_t piece = cut(q, self + 1) - cut(q, self);
     layout.recv_pieces.push_back({received, piece});
+    layout.source_begin.push_back(cut(q, self));
     received += piece;
   }
   layout.runs = layout.recv_pieces;

@@ -1,0 +1,110 @@
+// The exchange between the GPUs of one process (communicator::in_one_process): every rank
+// reads the pieces meant for it straight from its peers' arrays (cudaMemcpyPeerAsync, one
+// stream per peer), so that the copy engines move the data over NVLink while the SMs stay
+// free, instead of NCCL's kernels. One small collective then tells every rank that all reads
+// are done, before any rank writes its array again.
+#pragma once
+
+#include "../../error.cuh"
+#include "../communicator.cuh"
+#include "collectives.cuh"
+#include "host_round_trip.cuh"
+#include "run.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gpusort::distributed::detail {
+
+// For the benchmark's rows and the tests: false sends every exchange through NCCL.
+inline std::atomic<bool>& peer_copies_allowed() {
+  static std::atomic<bool> allowed{true};
+  return allowed;
+}
+
+// How many exchanges by peer copies have run, on any rank (for the tests).
+inline std::atomic<std::uint64_t>& peer_exchanges() {
+  static std::atomic<std::uint64_t> exchanges{0};
+  return exchanges;
+}
+
+inline bool exchanges_by_peer_copies(const communicator& comm) {
+  return comm.size() > 1 && comm.in_one_process() && peer_copies_allowed();
+}
+
+// A rank's row in the table of arrays: its device, then the address of each plane (the
+// keys, and the values where there are any).
+inline constexpr int peer_row_words = 3;
+
+// Where every rank's arrays are, as gathered before the exchange.
+class peer_arrays {
+ public:
+  explicit peer_arrays(std::vector<std::uint64_t> rows) : rows_(std::move(rows)) {}
+  int device(int q) const { return int(rows_[std::size_t(q) * peer_row_words]); }
+  const char* plane(int q, std::size_t p) const {
+    return reinterpret_cast<const char*>(rows_[std::size_t(q) * peer_row_words + 1 + p]);
+  }
+
+ private:
+  std::vector<std::uint64_t> rows_;
+};
+
+// Every rank learns every rank's device and the arrays it sends from (`sends`, one per
+// plane). `table` is device memory for ranks + 1 rows (this rank's own in the last).
+inline peer_arrays gather_peer_arrays(const communicator& comm, host_round_trip& trip,
+                                      const std::vector<const void*>& sends,
+                                      std::uint64_t* table, cudaStream_t stream) {
+  const int ranks = comm.size();
+  std::vector<std::uint64_t> own(peer_row_words, 0);
+  own[0] = std::uint64_t(comm.device());
+  for (std::size_t p = 0; p < sends.size(); ++p)
+    own[1 + p] = reinterpret_cast<std::uintptr_t>(sends[p]);
+  std::uint64_t* own_row = table + std::size_t(ranks) * peer_row_words;
+  trip.to_device(own_row, own);
+  all_gather_bytes(comm, own_row, table, peer_row_words * sizeof(std::uint64_t), stream);
+  std::vector<std::uint64_t> rows(std::size_t(ranks) * peer_row_words);
+  trip.to_host(rows, table);
+  trip.wait("to gather where the arrays are");
+  return peer_arrays(std::move(rows));
+}
+
+// The exchange by reads: rank q's piece for this rank, source_begin[q] elements into q's
+// plane, lands at recv[recv_pieces[q]] in every plane; the own piece, send[own], is copied
+// alongside. Every rank's sorted data must be complete before its peers read it: the
+// collectives before the exchange (the cuts' gathering) ensure that. `done` is one device
+// word for the closing collective.
+inline void peer_exchange(const communicator& comm, const std::vector<exchange_plane>& planes,
+                          const peer_arrays& peers, run own,
+                          const std::vector<std::uint64_t>& source_begin,
+                          const std::vector<run>& recv_pieces, std::uint64_t* done,
+                          cudaStream_t stream) {
+  const int self = comm.rank();
+  std::vector<std::unique_ptr<side_stream>> lanes;
+  lanes.push_back(std::make_unique<side_stream>(stream));
+  copy_own_piece(planes, own, recv_pieces[self].begin, lanes.back()->get());
+  for (int q = 0; q < comm.size(); ++q) {
+    if (q == self || recv_pieces[q].count == 0) continue;
+    lanes.push_back(std::make_unique<side_stream>(stream));
+    for (std::size_t p = 0; p < planes.size(); ++p) {
+      const std::size_t bytes = planes[p].element_bytes;
+      check_cuda(cudaMemcpyPeerAsync(static_cast<char*>(planes[p].recv) +
+                                         recv_pieces[q].begin * bytes,
+                                     comm.device(), peers.plane(q, p) + source_begin[q] * bytes,
+                                     peers.device(q), recv_pieces[q].count * bytes,
+                                     lanes.back()->get()),
+                 "reading a piece from a peer GPU (cudaMemcpyPeerAsync)");
+    }
+  }
+  for (const std::unique_ptr<side_stream>& lane : lanes) lane->join();
+  // No rank's stream passes this before every rank's reads are done, so no rank overwrites
+  // (merges into) its array while a peer still reads it.
+  all_reduce_sum(comm, done, 1, stream);
+  ++peer_exchanges();
+}
+
+}  // namespace gpusort::distributed::detail
