@@ -7,12 +7,13 @@
 //                                             (G = 1: gpusort::par alone), the way the
 //                                             library chooses
 //   <op>/distributed_{sort,partition}_first/<type>/ranks:<G>/total:<n>
-//                                             the same, sorting first or partitioning first
-//                                             whatever the library would choose
-//                                             (detail::partition_first_min_count, _min_ranks)
+//                                             the same, sorting first (the exchange by peer
+//                                             copies) or partitioning first whatever the
+//                                             library would choose
+//                                             (detail::partition_first_min_count, _min_ranks,
+//                                             peer_copies_max_ranks)
 //   <op>/distributed_sort_first_nccl/...      sorting first, the exchange through NCCL
-//                                             instead of peer copies (the library's way
-//                                             for communicators of several processes)
+//                                             instead of peer copies
 //   all_to_all/[pool:|pool_with_peer_access:]ranks:<G>/bytes_per_rank:<B>
 //                                             NCCL grouped send/recv of B bytes per rank,
 //                                             B/G to every rank: the link's all-to-all rate;
@@ -153,21 +154,24 @@ enum class sort_way { library_choice, sort_first, sort_first_by_nccl, partition_
 void distributed_sort(benchmark::State& state, std::vector<gpusort::distributed::communicator>* comms,
                       bool pairs, std::size_t total, sort_way way) {
   // The sort-first and partition-first rows take that way for their run, whatever the
-  // library would choose; the NCCL row exchanges through NCCL, not by peer copies.
+  // library would choose; sorting first the exchange is by peer copies at any rank count,
+  // or through NCCL in the NCCL row.
   namespace d = gpusort::distributed::detail;
   struct way_for_this_row {
     std::size_t count = d::partition_first_min_count();
     int ranks = d::partition_first_min_ranks();
+    int peer_ranks = d::peer_copies_max_ranks();
     explicit way_for_this_row(sort_way way) {
       if (way == sort_way::sort_first || way == sort_way::sort_first_by_nccl)
         d::partition_first_min_count() = ~std::size_t(0);
       if (way == sort_way::partition_first) d::partition_first_min_ranks() = 2;
-      d::peer_copies_allowed() = way != sort_way::sort_first_by_nccl;
+      if (way == sort_way::sort_first) d::peer_copies_max_ranks() = 16;
+      if (way == sort_way::sort_first_by_nccl) d::peer_copies_max_ranks() = 0;
     }
     ~way_for_this_row() {
       d::partition_first_min_count() = count;
       d::partition_first_min_ranks() = ranks;
-      d::peer_copies_allowed() = true;
+      d::peer_copies_max_ranks() = peer_ranks;
     }
   } way_now(way);
   const int ranks = int(comms->size());

@@ -11,8 +11,8 @@
 
 namespace gpusort::test {
 
-// Which way the distributed sort takes: sort first everywhere (the exchange by peer copies,
-// since the ranks share this process), sort first with the exchange through NCCL (as for
+// Which way the distributed sort takes: sort first everywhere (the exchange by peer copies
+// at every rank count, since the ranks share this process), sort first with the exchange through NCCL (as for
 // communicators of several processes), or partition first wherever the sizes allow (every
 // size and rank count here: its thresholds lowered to one element and two ranks).
 enum class sort_way { sort_first, sort_first_by_nccl, partition_first };
@@ -41,12 +41,13 @@ class RankTest : public GpuTest, public testing::WithParamInterface<rank_setup> 
     const bool partition_first = GetParam().way == sort_way::partition_first;
     distributed::detail::partition_first_min_count() = partition_first ? 1 : ~std::size_t(0);
     distributed::detail::partition_first_min_ranks() = 2;
-    distributed::detail::peer_copies_allowed() = GetParam().way != sort_way::sort_first_by_nccl;
+    distributed::detail::peer_copies_max_ranks() =
+        GetParam().way == sort_way::sort_first_by_nccl ? 0 : 16;
   }
   void TearDown() override {
     distributed::detail::partition_first_min_count() = default_partition_first_min_count;
     distributed::detail::partition_first_min_ranks() = default_partition_first_min_ranks;
-    distributed::detail::peer_copies_allowed() = true;
+    distributed::detail::peer_copies_max_ranks() = default_peer_copies_max_ranks;
     GpuTest::TearDown();
   }
 
@@ -58,6 +59,7 @@ class RankTest : public GpuTest, public testing::WithParamInterface<rank_setup> 
   const std::size_t default_partition_first_min_count =
       distributed::detail::partition_first_min_count();
   const int default_partition_first_min_ranks = distributed::detail::partition_first_min_ranks();
+  const int default_peer_copies_max_ranks = distributed::detail::peer_copies_max_ranks();
 };
 
 // 1, 2 and 4 ranks sorting first; 2 exchanging through NCCL; 2 and 4 partitioning first

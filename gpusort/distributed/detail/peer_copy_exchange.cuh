@@ -21,10 +21,14 @@
 
 namespace gpusort::distributed::detail {
 
-// For the benchmark's rows and the tests: false sends every exchange through NCCL.
-inline std::atomic<bool>& peer_copies_allowed() {
-  static std::atomic<bool> allowed{true};
-  return allowed;
+// The most ranks that exchange by peer copies; larger communicators go through NCCL (0:
+// always). On 4 H200s joined by NVSwitch the copy engines moved 340 GB/s out of each GPU
+// with 2 ranks (NCCL 207) but 181 GB/s with 4 (NCCL 190):
+// bench/results/2026-11-26-h200x4-peer-copy-exchange.md. Settable for the benchmark's rows
+// and the tests.
+inline std::atomic<int>& peer_copies_max_ranks() {
+  static std::atomic<int> ranks{2};
+  return ranks;
 }
 
 // How many exchanges by peer copies have run, on any rank (for the tests).
@@ -34,7 +38,7 @@ inline std::atomic<std::uint64_t>& peer_exchanges() {
 }
 
 inline bool exchanges_by_peer_copies(const communicator& comm) {
-  return comm.size() > 1 && comm.in_one_process() && peer_copies_allowed();
+  return comm.size() > 1 && comm.size() <= peer_copies_max_ranks() && comm.in_one_process();
 }
 
 // A rank's row in the table of arrays: its device, then the address of each plane (the
