@@ -8,7 +8,7 @@ Several JSON files are read in order; a row in a later file replaces the same ro
 earlier one (e.g. the pinned-host rows of a run of their own).
 
 Rows (bench/distributed_bench.cu names them): <op>/cub_radix/<type>/ranks:1/total:<n>,
-<op>/distributed[_sort_first|_partition_first]/<type>/ranks:<G>/total:<n>, all_to_all/ranks:<G>/bytes_per_rank:<B>,
+<op>/distributed[_sort_first|_sort_first_nccl|_partition_first]/<type>/ranks:<G>/total:<n>, all_to_all/ranks:<G>/bytes_per_rank:<B>,
 host_sort/u32/ranks:<G>/total:<n>, partition_kernels/u32/ranks:<G>/n:<n>. Every ratio is against CUB's row of the same run. The plot
 (Debian's python3-matplotlib, installed with apt-get when missing) draws G keys/s against the
 total size, one line per configuration, one panel per op.

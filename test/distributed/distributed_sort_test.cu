@@ -126,9 +126,10 @@ TEST_P(DistributedSort, TheExchangeTakesTheWayAsked) {
 }
 
 // Arrays from each device's stream-ordered pool (cudaMallocAsync), which peer access does
-// not map for other GPUs: the exchange still moves every element.
-TEST_P(DistributedSort, ArraysFromStreamOrderedPoolsAreExchanged) {
+// not map for other GPUs: every way exchanges them through NCCL, and every element arrives.
+TEST_P(DistributedSort, ArraysFromStreamOrderedPoolsAreExchangedThroughNccl) {
   if (ranks() == 1) GTEST_SKIP() << "one rank exchanges nothing";
+  const std::uint64_t peer_exchanges_before = distributed::detail::peer_exchanges();
   const auto inputs = rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 70001),
                                                  distribution::uniform, 24);
   std::vector<std::vector<std::uint32_t>> outputs(ranks());
@@ -155,6 +156,7 @@ TEST_P(DistributedSort, ArraysFromStreamOrderedPoolsAreExchanged) {
   }
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(got, expected);
+  EXPECT_EQ(distributed::detail::peer_exchanges(), peer_exchanges_before);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, DistributedSort, every_rank_setup(), rank_setup_name);

@@ -11,6 +11,7 @@
 #include "host_round_trip.cuh"
 #include "run.cuh"
 
+#include <cuda.h>  // the driver's pointer attributes (the runtime has none for this)
 #include <cuda_runtime_api.h>
 
 #include <atomic>
@@ -24,10 +25,11 @@ namespace gpusort::distributed::detail {
 // The most ranks that exchange by peer copies; larger communicators go through NCCL (0:
 // always). On 4 H200s joined by NVSwitch the copy engines moved 340 GB/s out of each GPU
 // with 2 ranks (NCCL 207) but 181 GB/s with 4 (NCCL 190):
-// bench/results/2026-11-26-h200x4-peer-copy-exchange.md. Settable for the benchmark's rows
-// and the tests.
+// bench/results/2026-11-26-h200x4-peer-copy-exchange.md. Off (0) until the whole suite has
+// passed on the GPUs with the check of mapped_for_peers below; 2 is the measured choice.
+// Settable for the benchmark's rows and the tests.
 inline std::atomic<int>& peer_copies_max_ranks() {
-  static std::atomic<int> ranks{2};
+  static std::atomic<int> ranks{0};
   return ranks;
 }
 
@@ -41,9 +43,36 @@ inline bool exchanges_by_peer_copies(const communicator& comm) {
   return comm.size() > 1 && comm.size() <= peer_copies_max_ranks() && comm.in_one_process();
 }
 
-// A rank's row in the table of arrays: its device, then the address of each plane (the
-// keys, and the values where there are any).
-inline constexpr int peer_row_words = 3;
+// Whether the peers of this GPU can read `array` directly once peer access is on: memory
+// from cudaMalloc, which peer access maps for every peer. Memory from a stream-ordered pool
+// (cudaMallocAsync) or from virtual memory management is mapped per device and not covered;
+// a read from a peer then goes through host memory, and on 4 H200s one such exchange never
+// finished. Null (no such plane) is fine.
+inline bool mapped_for_peers(const void* array) {
+  if (array == nullptr) return true;
+  using get_attribute = CUresult (*)(void*, CUpointer_attribute, CUdeviceptr);
+  static const get_attribute get = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttribute", &function, 12000,
+                                         cudaEnableDefault, &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();
+      return get_attribute(nullptr);
+    }
+    return reinterpret_cast<get_attribute>(function);
+  }();
+  int from_cuda_malloc = 0;
+  return get != nullptr &&
+         get(&from_cuda_malloc, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE,
+             reinterpret_cast<CUdeviceptr>(array)) == CUDA_SUCCESS &&
+         from_cuda_malloc != 0;
+}
+
+// A rank's row in the table of arrays: its device, whether its peers can read its arrays
+// (mapped_for_peers), then the address of each plane (the keys, and the values where there
+// are any).
+inline constexpr int peer_row_words = 4;
 
 // Where every rank's arrays are, as gathered before the exchange.
 class peer_arrays {
@@ -51,7 +80,13 @@ class peer_arrays {
   explicit peer_arrays(std::vector<std::uint64_t> rows) : rows_(std::move(rows)) {}
   int device(int q) const { return int(rows_[std::size_t(q) * peer_row_words]); }
   const char* plane(int q, std::size_t p) const {
-    return reinterpret_cast<const char*>(rows_[std::size_t(q) * peer_row_words + 1 + p]);
+    return reinterpret_cast<const char*>(rows_[std::size_t(q) * peer_row_words + 2 + p]);
+  }
+  // Every rank computes the same from the same table, so all agree on the way.
+  bool readable_everywhere() const {
+    for (std::size_t row = 0; row < rows_.size(); row += peer_row_words)
+      if (rows_[row + 1] == 0) return false;
+    return true;
   }
 
  private:
@@ -66,8 +101,11 @@ inline peer_arrays gather_peer_arrays(const communicator& comm, host_round_trip&
   const int ranks = comm.size();
   std::vector<std::uint64_t> own(peer_row_words, 0);
   own[0] = std::uint64_t(comm.device());
-  for (std::size_t p = 0; p < sends.size(); ++p)
-    own[1 + p] = reinterpret_cast<std::uintptr_t>(sends[p]);
+  own[1] = 1;
+  for (std::size_t p = 0; p < sends.size(); ++p) {
+    own[2 + p] = reinterpret_cast<std::uintptr_t>(sends[p]);
+    if (!mapped_for_peers(sends[p])) own[1] = 0;
+  }
   std::uint64_t* own_row = table + std::size_t(ranks) * peer_row_words;
   trip.to_device(own_row, own);
   all_gather_bytes(comm, own_row, table, peer_row_words * sizeof(std::uint64_t), stream);

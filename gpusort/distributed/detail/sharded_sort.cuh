@@ -116,8 +116,10 @@ shard sharded_sort(const communicator& comm, const Policy& policy, Key* keys, Va
   all_ranks_succeed_or_throw(comm, trip, control->flag(), "to allocate the exchange buffer",
                              stream, allocate_received);
   std::optional<peer_arrays> peers;
-  if (exchanges_by_peer_copies(comm))
+  if (exchanges_by_peer_copies(comm)) {
     peers = gather_peer_arrays(comm, trip, {keys, values}, control->peer_table(), stream);
+    if (!peers->readable_everywhere()) peers.reset();  // through NCCL, on every rank
+  }
   exchange_pieces(comm, keys, values, *received, layout, peers, control->exchange_done(), stream);
   record_step(events.exchanged, stream);
 
