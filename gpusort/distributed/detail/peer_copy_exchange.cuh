@@ -45,18 +45,23 @@ inline bool exchanges_by_peer_copies(const communicator& comm) {
 
 // Whether the peers of this GPU can read `array` directly once peer access is on: memory
 // from cudaMalloc, which peer access maps for every peer. Memory from a stream-ordered pool
-// (cudaMallocAsync) or from virtual memory management is mapped per device and not covered;
-// a read from a peer then goes through host memory, and on 4 H200s one such exchange never
-// finished. Null (no such plane) is fine.
+// (cudaMallocAsync) or from virtual memory management is mapped per device and not covered
+// (a pool maps it for a peer only after cudaMemPoolSetAccess); on 4 H200s one exchange of
+// such memory by peer copies never finished. Null (no such plane) is fine.
 inline bool mapped_for_peers(const void* array) {
   if (array == nullptr) return true;
   using get_attribute = CUresult (*)(void*, CUpointer_attribute, CUdeviceptr);
   static const get_attribute get = [] {
     void* function = nullptr;
     cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttribute", &function, 12000,
-                                         cudaEnableDefault, &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
+#if CUDART_VERSION >= 12050
+    const cudaError_t status = cudaGetDriverEntryPointByVersion(
+        "cuPointerGetAttribute", &function, 12000, cudaEnableDefault, &found);
+#else  // CUDA 12.0-12.4
+    const cudaError_t status =
+        cudaGetDriverEntryPoint("cuPointerGetAttribute", &function, cudaEnableDefault, &found);
+#endif
+    if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
       (void)cudaGetLastError();
       return get_attribute(nullptr);
     }
