@@ -60,8 +60,8 @@ class communicator {
   // One communicator per device in `devices` (rank i drives devices[i]), for one process
   // that drives them all, one host thread per rank. gpusort owns these: the NCCL
   // communicators are destroyed with the last copy of each. Where every pair of the devices
-  // can reach each other, this turns peer access on between them (cudaDeviceEnablePeerAccess)
-  // and the sort's exchange then copies on the GPUs' copy engines (in_one_process()).
+  // can reach each other, this turns peer access on between them (cudaDeviceEnablePeerAccess),
+  // so that the sort's exchange may copy on the GPUs' copy engines (in_one_process()).
   static std::vector<communicator> for_devices(const std::vector<int>& devices) {
     if (devices.empty()) gpusort::detail::throw_usage_error("for_devices: no devices named");
     std::vector<ncclComm_t> comms(devices.size());
@@ -109,8 +109,8 @@ class communicator {
   // The CUDA device this rank's data lives on; the sort runs there.
   int device() const noexcept { return device_; }
   // Whether every rank is a GPU of this process with peer access to every other (made by
-  // for_devices): the exchange then reads each piece from the peer's memory on the copy
-  // engines instead of running NCCL's kernels beside the sort.
+  // for_devices): the exchange may then read each piece from the peer's memory on the copy
+  // engines instead of running NCCL's kernels (detail/peer_copy_exchange.cuh says when).
   bool in_one_process() const noexcept { return in_one_process_; }
 
  private:
