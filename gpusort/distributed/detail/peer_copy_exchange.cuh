@@ -1,6 +1,6 @@
 // The exchange between the GPUs of one process (communicator::in_one_process): every rank
 // reads the pieces meant for it straight from its peers' arrays (cudaMemcpyPeerAsync, one
-// stream per peer), so that the copy engines move the data over NVLink while the SMs stay
+// peer after another), so that the copy engines move the data over NVLink while the SMs stay
 // free, instead of NCCL's kernels. One small collective then tells every rank that all reads
 // are done, before any rank writes its array again.
 #pragma once
@@ -17,17 +17,17 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace gpusort::distributed::detail {
 
 // The most ranks that exchange by peer copies; larger communicators go through NCCL (0:
-// always). On 4 H200s joined by NVSwitch the copy engines moved 340 GB/s out of each GPU
-// with 2 ranks (NCCL 207) but 181 GB/s with 4 (NCCL 190):
-// bench/results/2026-11-26-h200x4-peer-copy-exchange.md. Off (0) until the whole suite has
-// passed on the GPUs with the check of mapped_for_peers below; 2 is the measured choice.
-// Settable for the benchmark's rows and the tests.
+// always). On 4 H200s joined by NVSwitch the copy engines moved 338 GB/s out of each GPU
+// with 2 ranks (NCCL 208), but 182 GB/s with 4 ranks reading from all peers at once (NCCL
+// 190): bench/results/2026-11-26-h200x4-peer-copy-exchange.md; the reads in rounds below
+// have not been measured on 4 yet. Off (0) until the whole suite has passed on the GPUs with
+// the check of mapped_for_peers below; 2 is the measured choice. Settable for the
+// benchmark's rows and the tests.
 inline std::atomic<int>& peer_copies_max_ranks() {
   static std::atomic<int> ranks{0};
   return ranks;
@@ -122,32 +122,33 @@ inline peer_arrays gather_peer_arrays(const communicator& comm, host_round_trip&
 
 // The exchange by reads: rank q's piece for this rank, source_begin[q] elements into q's
 // plane, lands at recv[recv_pieces[q]] in every plane; the own piece, send[own], is copied
-// alongside. Every rank's sorted data must be complete before its peers read it: the
-// collectives before the exchange (the cuts' gathering) ensure that. `done` is one device
-// word for the closing collective.
+// alongside. The reads run in rounds, one peer at a time: in round k this rank reads from
+// rank self + k, so that every GPU serves one reader at a time (all at once, on 4 H200s, each
+// GPU served three readers and moved 182 GB/s, against 338 with one). Every rank's sorted data
+// must be complete before its peers read it: the collectives before the exchange (the cuts'
+// gathering) ensure that. `done` is one device word for the closing collective.
 inline void peer_exchange(const communicator& comm, const std::vector<exchange_plane>& planes,
                           const peer_arrays& peers, run own,
                           const std::vector<std::uint64_t>& source_begin,
                           const std::vector<run>& recv_pieces, std::uint64_t* done,
                           cudaStream_t stream) {
-  const int self = comm.rank();
-  std::vector<std::unique_ptr<side_stream>> lanes;
-  lanes.push_back(std::make_unique<side_stream>(stream));
-  copy_own_piece(planes, own, recv_pieces[self].begin, lanes.back()->get());
-  for (int q = 0; q < comm.size(); ++q) {
-    if (q == self || recv_pieces[q].count == 0) continue;
-    lanes.push_back(std::make_unique<side_stream>(stream));
-    for (std::size_t p = 0; p < planes.size(); ++p) {
+  const int self = comm.rank(), ranks = comm.size();
+  side_stream own_copy(stream), reads(stream);
+  copy_own_piece(planes, own, recv_pieces[self].begin, own_copy.get());
+  for (int round = 1; round < ranks; ++round) {
+    const int q = (self + round) % ranks;
+    for (std::size_t p = 0; p < planes.size() && recv_pieces[q].count > 0; ++p) {
       const std::size_t bytes = planes[p].element_bytes;
       check_cuda(cudaMemcpyPeerAsync(static_cast<char*>(planes[p].recv) +
                                          recv_pieces[q].begin * bytes,
                                      comm.device(), peers.plane(q, p) + source_begin[q] * bytes,
                                      peers.device(q), recv_pieces[q].count * bytes,
-                                     lanes.back()->get()),
+                                     reads.get()),
                  "reading a piece from a peer GPU (cudaMemcpyPeerAsync)");
     }
   }
-  for (const std::unique_ptr<side_stream>& lane : lanes) lane->join();
+  own_copy.join();
+  reads.join();
   // No rank's stream passes this before every rank's reads are done, so no rank overwrites
   // (merges into) its array while a peer still reads it.
   all_reduce_sum(comm, done, 1, stream);
