@@ -147,10 +147,10 @@ double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
   return ms;
 }
 
-// gpusort::distributed over `ranks` GPUs, total elements split evenly.
 // Which way a distributed row takes.
 enum class sort_way { library_choice, sort_first, sort_first_by_nccl, partition_first };
 
+// gpusort::distributed over `ranks` GPUs, total elements split evenly.
 void distributed_sort(benchmark::State& state, std::vector<gpusort::distributed::communicator>* comms,
                       bool pairs, std::size_t total, sort_way way) {
   // The sort-first and partition-first rows take that way for their run, whatever the

@@ -12,9 +12,10 @@
 namespace gpusort::test {
 
 // Which way the distributed sort takes: sort first everywhere (the exchange by peer copies
-// at every rank count, since the ranks share this process), sort first with the exchange through NCCL (as for
-// communicators of several processes), or partition first wherever the sizes allow (every
-// size and rank count here: its thresholds lowered to one element and two ranks).
+// at every rank count, since the ranks share this process), sort first with the exchange
+// through NCCL (as for communicators of several processes), or partition first wherever the
+// sizes allow (every size and rank count here: its thresholds lowered to one element and
+// two ranks).
 enum class sort_way { sort_first, sort_first_by_nccl, partition_first };
 
 struct rank_setup {

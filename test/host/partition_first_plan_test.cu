@@ -119,4 +119,38 @@ TEST(PartitionFirstPlan, ACutOutsideItsZoneOrTouchingBracketsMeanSortingFirst) {
   EXPECT_FALSE(narrow_census(0).windows(0, {93}));
 }
 
+// Three ranks holding 5, 4 and 6 elements; rank 2 keeps 2 of its own and receives 1 from
+// each of the others (cut(q, r): how many of q's elements go to ranks before r).
+plan::cut_table three_ranks() {
+  return plan::cut_table(3, {0, 2, 4, 5, 0, 1, 3, 4, 0, 2, 4, 6});
+}
+
+void expect_runs(const std::vector<plan::run>& got, const std::vector<plan::run>& expected) {
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].begin, expected[i].begin) << "run " << i;
+    EXPECT_EQ(got[i].count, expected[i].count) << "run " << i;
+  }
+}
+
+TEST(PartitionFirstPlan, StableCallsReceiveThePiecesInRankOrder) {
+  const plan::partitioned_layout layout =
+      plan::plan_partitioned_exchange(three_ranks(), {0, 2, 4, 6}, 2, true);
+  expect_runs(layout.exchange.send_pieces, {{0, 2}, {2, 2}, {4, 2}});
+  expect_runs(layout.exchange.recv_pieces, {{0, 1}, {1, 1}, {2, 2}});
+  expect_runs({layout.own}, {{2, 2}});
+  expect_runs(layout.received_runs, {{0, 2}, {4, 0}});
+  expect_runs(layout.exchange.runs, {{0, 2}, {2, 2}, {4, 0}});
+}
+
+TEST(PartitionFirstPlan, UnstableCallsReceiveTheOwnPieceFirst) {
+  const plan::partitioned_layout layout =
+      plan::plan_partitioned_exchange(three_ranks(), {0, 2, 4, 6}, 2, false);
+  expect_runs(layout.exchange.recv_pieces, {{2, 1}, {3, 1}, {0, 2}});
+  expect_runs({layout.own}, {{0, 2}});
+  expect_runs(layout.received_runs, {{2, 2}});
+  expect_runs(layout.exchange.runs, {{0, 2}, {2, 2}});
+  EXPECT_EQ(layout.exchange.source_begin, (std::vector<std::uint64_t>{4, 3, 4}));
+}
+
 }  // namespace

@@ -1,11 +1,12 @@
 // The partition-first sort's host side (partition_first_sort.cuh): whether a call takes
 // that way, how large a sample it draws, which sample keys bracket each cut, and, from every
 // rank's class counts, whether each cut fell inside its bracket and where on this rank the
-// exact search must look. Pure arithmetic, tested without a GPU
-// (test/host/partition_first_plan_test.cu).
+// exact search must look, and where the received pieces go. Pure arithmetic, tested without
+// a GPU (test/host/partition_first_plan_test.cu).
 #pragma once
 
 #include "range_partition_kernels.cuh"
+#include "sort_steps.cuh"
 #include "splitter_search.cuh"
 
 #include <algorithm>
@@ -141,5 +142,42 @@ class class_census {
   int ranks_;
   std::vector<std::uint64_t> records_;
 };
+
+// The received pieces' layout. Unstable sorts put the own piece first and every other
+// after it, so that two runs merge in one pass; stable ones keep rank order (the merge
+// breaks ties by position), so the pieces before and after the own one are two runs.
+struct partitioned_layout {
+  exchange_layout exchange;        // exchange.runs: what the merge takes
+  run own;                         // where the own piece lands
+  std::vector<run> received_runs;  // the other pieces, as the runs sorted once they are in
+};
+
+inline partitioned_layout plan_partitioned_exchange(const cut_table& cut,
+                                                    const std::vector<std::uint64_t>& own_cuts,
+                                                    int self, bool rank_order) {
+  partitioned_layout layout{plan_exchange(cut, own_cuts, self), {}, {}};
+  exchange_layout& x = layout.exchange;
+  if (!rank_order) {  // the own piece first, then the others in rank order
+    x.recv_pieces[self].begin = 0;
+    std::size_t at = x.recv_pieces[self].count;
+    for (int q = 0; q < cut.ranks(); ++q)
+      if (q != self) {
+        x.recv_pieces[q].begin = at;
+        at += x.recv_pieces[q].count;
+      }
+  }
+  std::size_t received = 0;
+  for (const run& piece : x.recv_pieces) received += piece.count;
+  layout.own = x.recv_pieces[self];
+  const std::size_t own_end = layout.own.begin + layout.own.count;
+  if (rank_order) {
+    layout.received_runs = {{0, layout.own.begin}, {own_end, received - own_end}};
+    x.runs = {layout.received_runs[0], layout.own, layout.received_runs[1]};
+  } else {
+    layout.received_runs = {{own_end, received - own_end}};
+    x.runs = {layout.own, layout.received_runs[0]};
+  }
+  return layout;
+}
 
 }  // namespace gpusort::distributed::detail

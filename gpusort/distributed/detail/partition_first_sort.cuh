@@ -125,44 +125,6 @@ void sort_run(const Policy& policy, Key* keys, Value* values, run r, const Compa
                                            values_from(values, r.begin), comp);
 }
 
-// The received pieces' layout. Unstable sorts put the own piece first and every other
-// after it, so that two runs merge in one pass; stable ones keep rank order (the merge
-// breaks ties by position), so the pieces before and after the own one are two runs.
-struct partitioned_layout {
-  exchange_layout exchange;        // exchange.runs: what the merge takes
-  run own;                         // where the own piece lands
-  std::vector<run> received_runs;  // the other pieces, as the runs sorted once they are in
-};
-
-inline partitioned_layout plan_partitioned_exchange(const cut_table& cut,
-                                                    const std::vector<std::uint64_t>& own_cuts,
-                                                    int self, bool rank_order) {
-  const int ranks = cut.ranks();
-  partitioned_layout layout;
-  exchange_layout& x = layout.exchange;
-  x.recv_pieces.resize(ranks);
-  std::size_t at = 0;
-  const auto place = [&](int q) {
-    x.recv_pieces[q] = {at, cut(q, self + 1) - cut(q, self)};
-    at += x.recv_pieces[q].count;
-  };
-  for (int q = 0; q < ranks; ++q)
-    x.send_pieces.push_back({own_cuts[q], own_cuts[q + 1] - own_cuts[q]});
-  if (!rank_order) place(self);
-  for (int q = 0; q < ranks; ++q)
-    if (rank_order || q != self) place(q);
-  layout.own = x.recv_pieces[self];
-  const std::size_t own_end = layout.own.begin + layout.own.count;
-  if (rank_order) {
-    layout.received_runs = {{0, layout.own.begin}, {own_end, at - own_end}};
-    x.runs = {layout.received_runs[0], layout.own, layout.received_runs[1]};
-  } else {
-    layout.received_runs = {{own_end, at - own_end}};
-    x.runs = {layout.own, layout.received_runs[0]};
-  }
-  return layout;
-}
-
 // Steps 1 and 2: the brackets from every rank's sample, and every rank's class counts.
 template <class Policy, class Key, class Value, class Compare>
 class_census count_classes_everywhere(const communicator& comm, const Policy& policy,
