@@ -59,8 +59,8 @@ TEST(ExchangePlan, HostMemoryIsNotReadableByPeersAndAMissingPlaneIsNoObstacle) {
   EXPECT_TRUE(d::mapped_for_peers(nullptr));
 }
 
-TEST(ExchangePlan, PeerCopiesAreOffByDefaultAndNeverForOneRank) {
-  EXPECT_EQ(d::peer_copies_max_ranks(), 0);
+TEST(ExchangePlan, PeerCopiesAreTheDefaultUpToFourRanksAndNeverForOneRank) {
+  EXPECT_EQ(d::peer_copies_max_ranks(), 4);
   EXPECT_FALSE(d::exchanges_by_peer_copies(gpusort::distributed::communicator::solo(0)));
 }
 

@@ -22,14 +22,12 @@
 namespace gpusort::distributed::detail {
 
 // The most ranks that exchange by peer copies; larger communicators go through NCCL (0:
-// always). On 4 H200s joined by NVSwitch the copy engines moved 338 GB/s out of each GPU
-// with 2 ranks (NCCL 208), but 182 GB/s with 4 ranks reading from all peers at once (NCCL
-// 190): bench/results/2026-11-26-h200x4-peer-copy-exchange.md; the reads in rounds below
-// have not been measured on 4 yet. Off (0) until the whole suite has passed on the GPUs with
-// the check of mapped_for_peers below; 2 is the measured choice. Settable for the
-// benchmark's rows and the tests.
+// always). On 4 H200s joined by NVSwitch the copy engines, reading one peer at a time, moved
+// 337-345 GB/s out of each GPU with 2 and with 4 ranks, against NCCL's 188-208
+// (bench/results/2026-11-26-h200x4-peer-copy-rounds.md); more than 4 GPUs have not been
+// measured. Settable for the benchmark's rows and the tests.
 inline std::atomic<int>& peer_copies_max_ranks() {
-  static std::atomic<int> ranks{0};
+  static std::atomic<int> ranks{4};
   return ranks;
 }
 
