@@ -1,14 +1,16 @@
 // After the exchange a rank holds one sorted run from every rank, side by side in rank
-// order. Merging them pairwise (cub::DeviceMerge, log2(ranks) passes, ping-ponging between
-// two buffers) gives the rank's share in the total order. CUB's merge does not promise
-// stability, so for stable sorts each key carries its position in its pair of runs (32 bits
-// where the pair allows: half the shared memory of 64) and ties are broken by it: run
-// order, hence rank order, survives every pass. Unstable sorts merge the bare keys.
+// order. They are merged pairwise (cub::DeviceMerge, log2(ranks) passes, ping-ponging
+// between two buffers), or, where four_way_merge_on(), three or four of them in one pass
+// (four_way_merge.cuh, stable by run order). CUB's merge does not promise stability, so for
+// stable sorts each key carries its position in its pair of runs (32 bits where the pair
+// allows: half the shared memory of 64) and ties are broken by it: run order, hence rank
+// order, survives every pass. Unstable sorts merge the bare keys.
 #pragma once
 
 #include "../../allocator.cuh"
 #include "../../error.cuh"
 #include "../../sort_request.cuh"
+#include "four_way_merge.cuh"
 #include "run.cuh"
 
 #include <cub/device/device_merge.cuh>
@@ -19,6 +21,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -111,11 +114,31 @@ std::size_t merge_two_runs(void* temp, std::size_t temp_bytes, const Key* from_k
                                     a, b, comp, stream);
 }
 
+inline std::vector<run> non_empty(std::vector<run> runs) {
+  runs.erase(std::remove_if(runs.begin(), runs.end(), [](const run& r) { return r.count == 0; }),
+             runs.end());
+  return runs;
+}
+
+// Whether 3 or 4 received runs take the four-way merge. Off: on 4 H200s it took 42 ms where
+// the pairwise merge takes 7.1 (u32, 2^30 per GPU; bench/results/NOTES.md, "one four-way
+// merge pass"), most likely in its split search. Settable for the tests and experiments.
+inline std::atomic<bool>& four_way_merge_on() {
+  static std::atomic<bool> on{false};
+  return on;
+}
+
+// Whether `runs` are merged in one four-way pass.
+template <class Key>
+bool merged_four_ways(const std::vector<run>& runs) {
+  const std::size_t merged = non_empty(runs).size();
+  return four_way_merge_on() && merges_four_ways<Key> && merged >= 3 && merged <= 4;
+}
+
 // The passes of a pairwise merge of `runs` (empty ones dropped first): each pass lists the
 // pairs it merges (a lone last run is copied across).
 inline std::vector<std::vector<std::pair<run, run>>> merge_passes(std::vector<run> runs) {
-  runs.erase(std::remove_if(runs.begin(), runs.end(), [](const run& r) { return r.count == 0; }),
-             runs.end());
+  runs = non_empty(std::move(runs));
   std::vector<std::vector<std::pair<run, run>>> passes;
   while (runs.size() > 1) {
     std::vector<std::pair<run, run>> pass;
@@ -131,9 +154,15 @@ inline std::vector<std::vector<std::pair<run, run>>> merge_passes(std::vector<ru
   return passes;
 }
 
-// Bytes of temporary storage the merges of `runs` need (CUB's, the largest of any pass).
+// Bytes of temporary storage the merges of `runs` need (the four-way merge's splits, or
+// CUB's, the largest of any pass).
 template <bool Stable, class Key, class Value, class Compare>
 std::size_t merge_temp_bytes(const std::vector<run>& runs, const Compare& comp) {
+  if (merged_four_ways<Key>(runs)) {
+    std::size_t count = 0;
+    for (const run& r : runs) count += r.count;
+    return four_way_temp_bytes<Key>(count);
+  }
   std::size_t most = 0;
   for (const auto& pass : merge_passes(runs))
     for (const auto& [a, b] : pass) {
@@ -152,6 +181,11 @@ template <bool Stable, class Key, class Value, class Compare>
 void merge_received(Key* received_keys, Value* received_values, Key* keys, Value* values,
                     std::size_t count, const std::vector<run>& runs, void* temp,
                     std::size_t temp_bytes, const Compare& comp, cudaStream_t stream) {
+  if (merged_four_ways<Key>(runs)) {
+    merge_runs_four_ways(received_keys, received_values, keys, values, count, non_empty(runs),
+                         temp, comp, stream);
+    return;
+  }
   constexpr bool has_values = has_values_v<Value>;
   Key* from_keys = received_keys;
   Key* to_keys = keys;
