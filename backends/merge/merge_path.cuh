@@ -82,13 +82,11 @@ __host__ __device__ bool path_passed(const KeysA& a, const KeysB& b, Index diago
   return comp(b[diagonal - 1 - from_a], a[from_a]);
 }
 
-// How many of the first `diagonal` keys of the stable merge of sorted a and b come from a.
-// Binary search on the merge path; a and b are anything indexable (pointers into global or
-// shared memory, host arrays in tests).
+// The split on `diagonal` (see merge_path_split), known to lie in `range`: a binary search on
+// the merge path between range.lowest and range.highest.
 template <class KeysA, class KeysB, class Index, class Compare>
-__host__ __device__ Index merge_path_split(const KeysA& a, Index a_count, const KeysB& b,
-                                           Index b_count, Index diagonal, const Compare& comp) {
-  split_range<Index> range = split_range_of(diagonal, a_count, b_count);
+__host__ __device__ Index merge_path_split_in(const KeysA& a, const KeysB& b, Index diagonal,
+                                              split_range<Index> range, const Compare& comp) {
   while (range.lowest < range.highest) {
     const Index middle = range.lowest + (range.highest - range.lowest) / 2;
     if (path_passed(a, b, diagonal, middle, comp))
@@ -97,6 +95,15 @@ __host__ __device__ Index merge_path_split(const KeysA& a, Index a_count, const 
       range.lowest = middle + 1;
   }
   return range.lowest;
+}
+
+// How many of the first `diagonal` keys of the stable merge of sorted a and b come from a.
+// Binary search on the merge path; a and b are anything indexable (pointers into global or
+// shared memory, host arrays in tests).
+template <class KeysA, class KeysB, class Index, class Compare>
+__host__ __device__ Index merge_path_split(const KeysA& a, Index a_count, const KeysB& b,
+                                           Index b_count, Index diagonal, const Compare& comp) {
+  return merge_path_split_in(a, b, diagonal, split_range_of(diagonal, a_count, b_count), comp);
 }
 
 // Whether two split points of one merge, on diagonals first <= second, can both be right:

@@ -1,6 +1,6 @@
 // The four-way merge's split search, checked on the host against the stable sort of all four
-// runs: for every diagonal, how many outputs come from each run, with ties in run order; and
-// which run counts take the four-way merge.
+// runs: at every multiple of the tile (tiles from 1 to 64), how many outputs come from each
+// run, with ties in run order; and which run counts take the four-way merge.
 #include <gpusort/distributed/detail/four_way_split.cuh>
 #include <gpusort/distributed/detail/merge_received.cuh>
 #include <gpusort/functional.cuh>
@@ -41,19 +41,42 @@ std::vector<std::array<std::size_t, 4>> expected_splits(const std::vector<int> (
   return splits;
 }
 
+// Pair (a, b)'s splits at every multiple of the tile, as the device's first kernel finds them.
+template <class Compare>
+std::vector<std::size_t> splits_at_multiples(const std::vector<int>& a, const std::vector<int>& b,
+                                             std::size_t tile, const Compare& comp) {
+  std::vector<std::size_t> splits;
+  const std::size_t count = a.size() + b.size();
+  for (std::size_t k = 0; k <= (count + tile - 1) / tile; ++k)
+    splits.push_back(gpusort::backends::merge::merge_path_split(
+        a.data(), a.size(), b.data(), b.size(), std::min(k * tile, count), comp));
+  return splits;
+}
+
+// Every multiple of the tile and the end, for several tiles (1: every diagonal).
 template <class Compare>
 void expect_every_split(std::vector<int> (&runs)[4], const Compare& comp, bool descending) {
   for (auto& r : runs)
     std::stable_sort(r.begin(), r.end(), [&](int a, int b) { return comp(a, b); });
-  const int* starts[4] = {runs[0].data(), runs[1].data(), runs[2].data(), runs[3].data()};
-  const std::size_t counts[4] = {runs[0].size(), runs[1].size(), runs[2].size(), runs[3].size()};
   const auto expected = expected_splits(runs, descending);
-  for (std::size_t diagonal = 0; diagonal < expected.size(); ++diagonal) {
-    const d::four_way_split<std::size_t> split = d::split_four_runs(starts, counts, diagonal, comp);
-    for (int j = 0; j < 4; ++j)
-      ASSERT_EQ(split.from[j], expected[diagonal][j])
-          << "diagonal " << diagonal << " run " << j << " of " << counts[0] << "+" << counts[1]
-          << "+" << counts[2] << "+" << counts[3];
+  const std::size_t total = expected.size() - 1;
+  for (std::size_t tile : {1, 2, 3, 5, 8, 64}) {
+    const auto low_splits = splits_at_multiples(runs[0], runs[1], tile, comp);
+    const auto high_splits = splits_at_multiples(runs[2], runs[3], tile, comp);
+    const d::tiled_pair<const int*, Compare> low{runs[0].data(), runs[0].size(), runs[1].data(),
+                                                 runs[1].size(), low_splits.data(), tile, comp};
+    const d::tiled_pair<const int*, Compare> high{runs[2].data(), runs[2].size(), runs[3].data(),
+                                                  runs[3].size(), high_splits.data(), tile, comp};
+    for (std::size_t diagonal = 0; diagonal <= total; diagonal += tile) {
+      for (std::size_t at : {diagonal, total}) {
+        const d::four_way_split<std::size_t> split = d::split_four_runs(low, high, at);
+        for (int j = 0; j < 4; ++j)
+          ASSERT_EQ(split.from[j], expected[at][j])
+              << "diagonal " << at << " run " << j << " tile " << tile << " of "
+              << runs[0].size() << "+" << runs[1].size() << "+" << runs[2].size() << "+"
+              << runs[3].size();
+      }
+    }
   }
 }
 
@@ -77,12 +100,19 @@ TEST(FourWaySplit, DescendingOrderAndOneKeyEverywhere) {
   expect_every_split(descending, gpusort::greater<>{}, true);
 }
 
-TEST(FourWaySplit, MergedPairIsTheStableMergeOfItsRuns) {
+TEST(FourWaySplit, ATiledPairGivesEveryOutputOfTheStableMerge) {
   const std::vector<int> a{1, 3, 3, 7}, b{0, 3, 8};
-  const d::merged_pair<const int*, std::size_t, gpusort::less<>> pair{a.data(), a.size(),
-                                                                      b.data(), b.size(), {}};
   const std::vector<int> merged{0, 1, 3, 3, 3, 7, 8};
-  for (std::size_t x = 0; x < merged.size(); ++x) EXPECT_EQ(pair[x], merged[x]) << x;
+  for (std::size_t tile : {1, 2, 3, 7}) {
+    const auto splits = splits_at_multiples(a, b, tile, gpusort::less<>{});
+    const d::tiled_pair<const int*, gpusort::less<>> pair{a.data(), a.size(), b.data(),
+                                                          b.size(), splits.data(), tile, {}};
+    for (std::size_t x = 0; x < merged.size(); ++x) EXPECT_EQ(pair[x], merged[x]) << x;
+    for (std::size_t k = 0; k * tile < merged.size(); ++k)
+      EXPECT_EQ(pair.at_multiple(k), merged[k * tile]) << k;
+    for (std::size_t k = 1; k * tile <= merged.size(); ++k)
+      EXPECT_EQ(pair.last_before_multiple(k), merged[k * tile - 1]) << k;
+  }
 }
 
 TEST(FourWaySplit, ThreeAndFourNonEmptyRunsTakeTheFourWayMergeWhereItIsOn) {

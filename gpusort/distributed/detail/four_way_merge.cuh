@@ -1,16 +1,16 @@
 // Three or four received runs merged in one pass, where the pairwise merge takes two passes
 // and a copy back (an even number of passes ends in the receive buffer): on 4 GPUs that was
 // 7.1 ms of a 38.5 ms sort of u32 keys, 17.8 of 69.2 for pairs
-// (bench/results/2026-11-26-h200x4-peer-copy-rounds.md). Correct, but measured slower (42
-// ms), so off by default (four_way_merge_on in merge_received.cuh): the split search below
-// costs about 1800 dependent reads per tile at 2^30 keys, scattered over the whole input, and
-// is the likely cause (not profiled). bench/results/NOTES.md has a cheaper search.
+// (bench/results/2026-11-26-h200x4-peer-copy-rounds.md). Off by default (four_way_merge_on
+// in merge_received.cuh): its first split search measured 42 ms in all (NOTES.md); the
+// search in four_way_split.cuh is its replacement and has not run on a GPU yet.
 //
-// Each block writes one tile of the output. First one thread per tile finds where the tile
-// begins in each run (four_way_split.cuh); then the block loads its four pieces into shared
-// memory, merges pieces 0 and 1 and pieces 2 and 3 (level 1), merges the two results
-// (level 2), and writes the tile out coalesced, each value gathered from its key's source.
-// Ties take the lower run at every step, so the merge is stable in rank order without tags.
+// Each block writes one tile of the output. First each pair of runs is split at the
+// multiples of the tile, and one thread per tile finds where the tile begins in each run
+// (four_way_split.cuh); then the block loads its four pieces into shared memory, merges
+// pieces 0 and 1 and pieces 2 and 3 (level 1), merges the two results (level 2), and writes
+// the tile out coalesced, each value gathered from its key's source. Ties take the lower run
+// at every step, so the merge is stable in rank order without tags.
 #pragma once
 
 #include "../../detail/backends/common/striped_tile.cuh"
@@ -49,30 +49,71 @@ struct four_runs {
   std::size_t count[4];
 };
 
-inline std::size_t four_way_tiles(std::size_t count, int tile) {
+__host__ __device__ inline std::size_t four_way_tiles(std::size_t count, int tile) {
   return (count + tile - 1) / tile;
 }
 
-// The splits' storage: four per tile and four for the end.
+// The splits' storage: four per tile and four for the end, then the pairs' splits at the
+// multiples of the tile (at most tiles + 3 of them).
 template <class Key>
 std::size_t four_way_temp_bytes(std::size_t count) {
-  return (four_way_tiles(count, four_way_tile<Key>) + 1) * 4 * sizeof(std::size_t);
+  const std::size_t tiles = four_way_tiles(count, four_way_tile<Key>);
+  return ((tiles + 1) * 4 + tiles + 3) * sizeof(std::size_t);
 }
 
 inline constexpr int four_way_split_threads = 128;
 
-// splits[4 t + j]: how many of the outputs before tile t come from run j (t = tiles: all).
+// Where the splits live in the temporary storage, and the two pairs they describe.
+template <class Key, class Compare>
+struct four_way_plan {
+  four_runs runs;
+  std::size_t count, tiles;
+  std::size_t* tile_splits;  // (tiles + 1) * 4
+  std::size_t* low_splits;   // pair_multiples(0)
+  std::size_t* high_splits;  // pair_multiples(1)
+  Compare comp;
+
+  __host__ __device__ std::size_t pair_count(int pair) const {
+    return runs.count[2 * pair] + runs.count[2 * pair + 1];
+  }
+  __host__ __device__ std::size_t pair_multiples(int pair) const {
+    return four_way_tiles(pair_count(pair), four_way_tile<Key>) + 1;
+  }
+  __host__ __device__ tiled_pair<const Key*, Compare> pair(const Key* keys, int pair) const {
+    const int a = 2 * pair;
+    return {keys + runs.begin[a], runs.count[a], keys + runs.begin[a + 1], runs.count[a + 1],
+            pair == 0 ? low_splits : high_splits, std::size_t(four_way_tile<Key>), comp};
+  }
+};
+
+// Each pair's merge path splits at every multiple of the tile: one thread each.
 template <class Key, class Compare>
 __global__ void __launch_bounds__(four_way_split_threads)
-    find_four_way_splits(const Key* keys, four_runs runs, std::size_t count, std::size_t tiles,
-                         Compare comp, std::size_t* splits) {
+    split_pairs_at_multiples(const Key* keys, four_way_plan<Key, Compare> plan) {
+  std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t low_multiples = plan.pair_multiples(0);
+  const bool low = k < low_multiples;
+  if (!low) k -= low_multiples;
+  if (k >= (low ? low_multiples : plan.pair_multiples(1))) return;
+  // Both pairs built with constant indices: a run-time index would put the runs in local
+  // memory.
+  const auto p = low ? plan.pair(keys, 0) : plan.pair(keys, 1);
+  const std::size_t diagonal = std::min(k * p.tile, p.count());
+  (low ? plan.low_splits : plan.high_splits)[k] =
+      backends::merge::merge_path_split(p.a, p.a_count, p.b, p.b_count, diagonal, p.comp);
+}
+
+// tile_splits[4 t + j]: how many of the outputs before tile t come from run j (t = tiles:
+// all of them).
+template <class Key, class Compare>
+__global__ void __launch_bounds__(four_way_split_threads)
+    find_four_way_splits(const Key* keys, four_way_plan<Key, Compare> plan) {
   const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t > tiles) return;
-  const Key* starts[4] = {keys + runs.begin[0], keys + runs.begin[1], keys + runs.begin[2],
-                          keys + runs.begin[3]};
-  const std::size_t diagonal = std::min(t * four_way_tile<Key>, count);
-  const four_way_split<std::size_t> split = split_four_runs(starts, runs.count, diagonal, comp);
-  for (int j = 0; j < 4; ++j) splits[4 * t + j] = split.from[j];
+  if (t > plan.tiles) return;
+  const std::size_t diagonal = std::min(t * four_way_tile<Key>, plan.count);
+  const four_way_split<std::size_t> split =
+      split_four_runs(plan.pair(keys, 0), plan.pair(keys, 1), diagonal);
+  for (int j = 0; j < 4; ++j) plan.tile_splits[4 * t + j] = split.from[j];
 }
 
 // Shared memory of a merge block. Positions are tile positions: `pieces` holds piece 0, then
@@ -234,9 +275,17 @@ void merge_runs_four_ways(const Key* in_keys, const Value* in_values, Key* out_k
   }
   const std::size_t tiles = four_way_tiles(count, four_way_tile<Key>);
   auto* splits = static_cast<std::size_t*>(temp);
-  const unsigned split_blocks = unsigned((tiles + four_way_split_threads) / four_way_split_threads);
-  find_four_way_splits<Key><<<split_blocks, four_way_split_threads, 0, stream>>>(
-      in_keys, where, count, tiles, comp, splits);
+  four_way_plan<Key, Compare> plan{where, count, tiles, splits, splits + (tiles + 1) * 4,
+                                   nullptr, comp};
+  plan.high_splits = plan.low_splits + plan.pair_multiples(0);
+  const auto blocks = [](std::size_t threads) {
+    return unsigned((threads + four_way_split_threads - 1) / four_way_split_threads);
+  };
+  split_pairs_at_multiples<Key><<<blocks(plan.pair_multiples(0) + plan.pair_multiples(1)),
+                                  four_way_split_threads, 0, stream>>>(in_keys, plan);
+  gpusort::detail::check_cuda(cudaGetLastError(), "splitting the four-way merge's pairs");
+  find_four_way_splits<Key><<<blocks(tiles + 1), four_way_split_threads, 0, stream>>>(in_keys,
+                                                                                      plan);
   gpusort::detail::check_cuda(cudaGetLastError(), "finding the four-way merge's splits");
   merge_four_runs<Key, Value><<<unsigned(tiles), four_way_threads, 0, stream>>>(
       in_keys, in_values, out_keys, out_values, where, count, splits, comp);
