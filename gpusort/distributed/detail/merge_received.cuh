@@ -120,9 +120,11 @@ inline std::vector<run> non_empty(std::vector<run> runs) {
   return runs;
 }
 
-// Whether 3 or 4 received runs take the four-way merge. Off: on 4 H200s it took 42 ms where
-// the pairwise merge takes 7.1 (u32, 2^30 per GPU; bench/results/NOTES.md, "one four-way
-// merge pass"), most likely in its split search. Settable for the tests and experiments.
+// Whether 3 or 4 received runs take the four-way merge. Off: on 4 H200s its first split
+// search made it 42 ms where the pairwise merge takes 7.1 (u32, 2^30 per GPU;
+// bench/results/NOTES.md, "one four-way merge pass"); the search since rebuilt has not run
+// on a GPU. Settable for the tests and experiments, while no sort runs: the receive buffer
+// is sized for the merge it names.
 inline std::atomic<bool>& four_way_merge_on() {
   static std::atomic<bool> on{false};
   return on;
