@@ -128,6 +128,8 @@ def steps_table(sorts, all_to_all):
 
 
 def link_table(all_to_all):
+    if not all_to_all:  # a run filtered to the sort rows
+        return []
     lines = ["### The link: NCCL all-to-all alone (grouped send/recv, equal pieces)\n",
              "| GPUs | bytes per rank | ms | GB/s leaving each GPU |", "|---|---|---|---|"]
     for (ranks, b), row in sorted(all_to_all.items()):
