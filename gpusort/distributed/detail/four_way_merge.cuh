@@ -14,6 +14,7 @@
 #pragma once
 
 #include "../../detail/backends/common/striped_tile.cuh"
+#include "../../detail/backends/common/tiles.cuh"
 #include "../../detail/backends/merge/merge_path.cuh"
 #include "../../detail/backends/merge/thread_merge.cuh"
 #include "../../error.cuh"
@@ -49,15 +50,11 @@ struct four_runs {
   std::size_t count[4];
 };
 
-__host__ __device__ inline std::size_t four_way_tiles(std::size_t count, int tile) {
-  return (count + tile - 1) / tile;
-}
-
 // The splits' storage: four per tile and four for the end, then the pairs' splits at the
 // multiples of the tile (at most tiles + 3 of them).
 template <class Key>
 std::size_t four_way_temp_bytes(std::size_t count) {
-  const std::size_t tiles = four_way_tiles(count, four_way_tile<Key>);
+  const std::size_t tiles = backends::tile_count(count, four_way_tile<Key>);
   return ((tiles + 1) * 4 + tiles + 3) * sizeof(std::size_t);
 }
 
@@ -77,7 +74,7 @@ struct four_way_plan {
     return runs.count[2 * pair] + runs.count[2 * pair + 1];
   }
   __host__ __device__ std::size_t pair_multiples(int pair) const {
-    return four_way_tiles(pair_count(pair), four_way_tile<Key>) + 1;
+    return backends::tile_count(pair_count(pair), four_way_tile<Key>) + 1;
   }
   __host__ __device__ tiled_pair<const Key*, Compare> pair(const Key* keys, int pair) const {
     const int a = 2 * pair;
@@ -180,8 +177,9 @@ __global__ void __launch_bounds__(four_way_threads)
   constexpr bool has_values = has_values_v<Value>;
   __shared__ four_way_storage<Key, has_values> shared;
 
-  const std::size_t tile_begin = std::size_t(blockIdx.x) * tile;
-  const int outputs = int(std::min<std::size_t>(count - tile_begin, tile));
+  const backends::tile_bounds bounds = backends::tile_of(blockIdx.x, tile, count);
+  const std::size_t tile_begin = bounds.begin;
+  const int outputs = bounds.count;
   const four_pieces pieces(runs, splits, blockIdx.x, outputs);
   const int* offset = pieces.offset;
 
@@ -273,7 +271,7 @@ void merge_runs_four_ways(const Key* in_keys, const Value* in_values, Key* out_k
     where.begin[j] = runs[j].begin;
     where.count[j] = runs[j].count;
   }
-  const std::size_t tiles = four_way_tiles(count, four_way_tile<Key>);
+  const std::size_t tiles = backends::tile_count(count, four_way_tile<Key>);
   auto* splits = static_cast<std::size_t*>(temp);
   four_way_plan<Key, Compare> plan{where, count, tiles, splits, splits + (tiles + 1) * 4,
                                    nullptr, comp};
