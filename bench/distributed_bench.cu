@@ -27,8 +27,9 @@
 //   host_sort/u32/ranks:<G>/total:<n>         gpusort::sort(distributed::pinned_host ...)
 //                                             at n = 2^31 and 2^--host_log2 (default 34; 0: none)
 // <op> is sort (u32 keys) or sort_by_key (u32+u32); n = 2^--min_log2 (default 28) ... 2^--max_log2
-// (default 32). --four_way_merge=1 merges 3 or 4 received runs in one pass for every row
-// (detail::four_way_merge_on; off by default): run once with it and once without to compare.
+// (default 32). --four_way_merge=N (2, 3 or 4) merges from N to 4 received runs in one pass
+// for every row (detail::four_way_merge_fewest_runs; 0, the default: off): run once with it
+// and once without to compare.
 //
 // Method: keys are hashes of their global position, regenerated on every rank before every
 // timed sort (untimed); all ranks wait at a barrier, and the time runs from the first
@@ -543,8 +544,13 @@ int main(int argc, char** argv) {
   const int min_log2 = take_int_flag(argc, argv, "--min_log2=", 28);
   const int max_log2 = take_int_flag(argc, argv, "--max_log2=", 32);
   const int host_log2 = take_int_flag(argc, argv, "--host_log2=", 34);
-  gpusort::distributed::detail::four_way_merge_on() =
-      take_int_flag(argc, argv, "--four_way_merge=", 0) != 0;
+  const int four_way_from = take_int_flag(argc, argv, "--four_way_merge=", 0);
+  if (four_way_from != 0 && (four_way_from < 2 || four_way_from > 4)) {
+    std::fprintf(stderr, "--four_way_merge takes 0 (off), 2, 3 or 4\n");
+    return 1;
+  }
+  gpusort::distributed::detail::four_way_merge_fewest_runs() =
+      four_way_from == 0 ? gpusort::distributed::detail::four_way_merge_off : four_way_from;
   int visible = 0;
   if (cudaGetDeviceCount(&visible) != cudaSuccess || visible == 0) {
     std::printf("gpusort_distributed_bench: no CUDA GPU here; nothing measured\n");
@@ -555,7 +561,8 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("gpu", properties.name);
   benchmark::AddCustomContext("gpus", std::to_string(visible));
   benchmark::AddCustomContext(
-      "four_way_merge", gpusort::distributed::detail::four_way_merge_on() ? "on" : "off");
+      "four_way_merge",
+      four_way_from == 0 ? "off" : "from " + std::to_string(four_way_from) + " runs");
 
   std::vector<std::vector<gpusort::distributed::communicator>> comms_by_ranks;
   comms_by_ranks.push_back({gpusort::distributed::communicator::solo(0)});  // gpusort::par alone

@@ -125,6 +125,17 @@ TEST_P(DistributedSort, TheExchangeTakesTheWayAsked) {
             by_peer_copies ? std::uint64_t(ranks()) : 0u);
 }
 
+// The received runs merged by the four-way merge from two runs on (on 2 ranks: in place of
+// CUB's merge), stable in rank order.
+TEST_P(DistributedSort, TheFourWayMergeFromTwoRunsKeepsTheStableOrder) {
+  if (ranks() == 1) GTEST_SKIP() << "one rank merges nothing";
+  distributed::detail::four_way_merge_fewest_runs() = 2;
+  expect_distributed_sort<call::stable_sort_by_key>(
+      comms, rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 70001),
+                                        distribution::few_distinct, 25),
+      less<>{}, reference_order<std::uint32_t>{false});
+}
+
 // Arrays from each device's stream-ordered pool (cudaMallocAsync), which peer access does
 // not map for other GPUs: every way exchanges them through NCCL, and every element arrives.
 TEST_P(DistributedSort, ArraysFromStreamOrderedPoolsAreExchangedThroughNccl) {

@@ -49,6 +49,8 @@ class RankTest : public GpuTest, public testing::WithParamInterface<rank_setup> 
     distributed::detail::partition_first_min_count() = default_partition_first_min_count;
     distributed::detail::partition_first_min_ranks() = default_partition_first_min_ranks;
     distributed::detail::peer_copies_max_ranks() = default_peer_copies_max_ranks;
+    // Set by single tests.
+    distributed::detail::four_way_merge_fewest_runs() = distributed::detail::four_way_merge_off;
     GpuTest::TearDown();
   }
 

@@ -1,5 +1,6 @@
 // The merge of a rank's received runs (merge_received.cuh) on one GPU, with the four-way merge
-// switched on: three or four runs in one four-way pass, two or more than four pairwise; keys of 4, 8 and 24 bytes, with values
+// switched on from two runs and from three: two to four runs in one four-way pass, or two by
+// CUB's merge, and more than four pairwise; keys of 4, 8 and 24 bytes, with values
 // that record each key's input position, so that the stable order (ties in run order) is
 // checked too; against std::stable_sort of the runs taken in order.
 #include <gpusort/distributed/detail/merge_received.cuh>
@@ -47,11 +48,9 @@ wide_key key_from(std::uint64_t random, wide_key) {
 
 class FourWayMerge : public GpuTest {
  protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    d::four_way_merge_on() = true;  // off by default (slower, see four_way_merge.cuh)
-  }
-  void TearDown() override { d::four_way_merge_on() = false; }
+  // Off by default (slower on 4 GPUs, see four_way_merge.cuh); each case runs with it on
+  // from two runs and from three.
+  void TearDown() override { d::four_way_merge_fewest_runs() = d::four_way_merge_off; }
 
   // Runs of the given lengths, side by side, each sorted by comp; keys from a few distinct
   // values where `few_distinct` (ties between runs), values their input positions. Merged
@@ -97,7 +96,7 @@ class FourWayMerge : public GpuTest {
     }
   }
 
-  // Every run count from 1 to 5 (4 and 3 merged four ways), with empty runs among them.
+  // Every run count from 1 to 5 (2 to 4 merged four ways), with empty runs among them.
   template <class Key, class Compare>
   void expect_every_run_count(const Compare& comp) {
     std::uint64_t seed = 1;
@@ -109,17 +108,21 @@ class FourWayMerge : public GpuTest {
         {4097, 4096, 4095, 8193},
         {999983, 1009, 0, 1000003},
         {1000003, 0, 0, 0},
+        {65537, 0, 131071},
         {300007, 255, 300007, 256, 257},
         {0, 0, 0, 0}};
     for (const auto& lengths : shapes) {
       std::size_t total = 0;
       for (std::size_t l : lengths) total += l;
       if (capped({total}).empty()) continue;
-      for (bool few_distinct : {true, false}) {
-        SCOPED_TRACE(testing::Message() << lengths.size() << " runs, " << total << " keys"
-                                        << (few_distinct ? ", few distinct" : ""));
-        expect_merged<Key>(lengths, few_distinct, comp, seed++);
-      }
+      for (int fewest : {2, 3})
+        for (bool few_distinct : {true, false}) {
+          SCOPED_TRACE(testing::Message() << lengths.size() << " runs, " << total << " keys"
+                                          << (few_distinct ? ", few distinct" : "")
+                                          << ", four ways from " << fewest << " runs");
+          d::four_way_merge_fewest_runs() = fewest;
+          expect_merged<Key>(lengths, few_distinct, comp, seed++);
+        }
     }
   }
 };

@@ -115,7 +115,7 @@ TEST(FourWaySplit, ATiledPairGivesEveryOutputOfTheStableMerge) {
   }
 }
 
-TEST(FourWaySplit, ThreeAndFourNonEmptyRunsTakeTheFourWayMergeWhereItIsOn) {
+TEST(FourWaySplit, TheFewestRunsSetTakeTheFourWayMergeUpToFour) {
   const auto runs = [](std::vector<std::size_t> lengths) {
     std::vector<d::run> r;
     std::size_t begin = 0;
@@ -125,9 +125,9 @@ TEST(FourWaySplit, ThreeAndFourNonEmptyRunsTakeTheFourWayMergeWhereItIsOn) {
     }
     return r;
   };
-  ASSERT_FALSE(d::four_way_merge_on());  // off by default
+  ASSERT_EQ(d::four_way_merge_fewest_runs(), d::four_way_merge_off);  // off by default
   EXPECT_FALSE(d::merged_four_ways<std::uint32_t>(runs({5, 1, 6, 7})));
-  d::four_way_merge_on() = true;
+  d::four_way_merge_fewest_runs() = 3;
   EXPECT_TRUE(d::merged_four_ways<std::uint32_t>(runs({5, 0, 6, 7})));
   EXPECT_TRUE(d::merged_four_ways<std::uint32_t>(runs({5, 1, 6, 7})));
   EXPECT_FALSE(d::merged_four_ways<std::uint32_t>(runs({5, 0, 0, 7})));
@@ -136,7 +136,10 @@ TEST(FourWaySplit, ThreeAndFourNonEmptyRunsTakeTheFourWayMergeWhereItIsOn) {
     char bytes[65];
   };
   EXPECT_FALSE(d::merged_four_ways<too_wide>(runs({5, 1, 6, 7})));
-  d::four_way_merge_on() = false;
+  d::four_way_merge_fewest_runs() = 2;
+  EXPECT_TRUE(d::merged_four_ways<std::uint32_t>(runs({5, 0, 0, 7})));
+  EXPECT_FALSE(d::merged_four_ways<std::uint32_t>(runs({5, 0, 0, 0})));
+  d::four_way_merge_fewest_runs() = d::four_way_merge_off;
 }
 
 }  // namespace

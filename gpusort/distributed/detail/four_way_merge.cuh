@@ -1,9 +1,10 @@
 // Three or four received runs merged in one pass, where the pairwise merge takes two passes
 // and a copy back (an even number of passes ends in the receive buffer): on 4 GPUs that was
 // 7.1 ms of a 38.5 ms sort of u32 keys, 17.8 of 69.2 for pairs
-// (bench/results/2026-11-26-h200x4-peer-copy-rounds.md). Off by default (four_way_merge_on
-// in merge_received.cuh): its first split search measured 42 ms in all (NOTES.md); the
-// search in four_way_split.cuh is its replacement and has not run on a GPU yet.
+// (bench/results/2026-11-26-h200x4-peer-copy-rounds.md); two runs (the other pair empty)
+// take it in place of CUB's merge where four_way_merge_fewest_runs() is 2. Off by default
+// (merge_received.cuh): its first split search measured 42 ms in all (NOTES.md); the search
+// in four_way_split.cuh is its replacement.
 //
 // Each block writes one tile of the output. First each pair of runs is split at the
 // multiples of the tile, and one thread per tile finds where the tile begins in each run

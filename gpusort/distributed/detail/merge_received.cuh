@@ -1,7 +1,7 @@
 // After the exchange a rank holds one sorted run from every rank, side by side in rank
 // order. They are merged pairwise (cub::DeviceMerge, log2(ranks) passes, ping-ponging
-// between two buffers), or, where four_way_merge_on(), three or four of them in one pass
-// (four_way_merge.cuh, stable by run order). CUB's merge does not promise stability, so for
+// between two buffers), or, where four_way_merge_fewest_runs() allows, two to four of them
+// in one pass (four_way_merge.cuh, stable by run order). CUB's merge does not promise stability, so for
 // stable sorts each key carries its position in its pair of runs (32 bits where the pair
 // allows: half the shared memory of 64) and ties are broken by it: run order, hence rank
 // order, survives every pass. Unstable sorts merge the bare keys.
@@ -120,21 +120,24 @@ inline std::vector<run> non_empty(std::vector<run> runs) {
   return runs;
 }
 
-// Whether 3 or 4 received runs take the four-way merge. Off: on 4 H200s its first split
-// search made it 42 ms where the pairwise merge takes 7.1 (u32, 2^30 per GPU;
-// bench/results/NOTES.md, "one four-way merge pass"); the search since rebuilt has not run
-// on a GPU. Settable for the tests and experiments, while no sort runs: the receive buffer
-// is sized for the merge it names.
-inline std::atomic<bool>& four_way_merge_on() {
-  static std::atomic<bool> on{false};
-  return on;
+// The fewest non-empty received runs (2 to 4) that take the four-way merge; more than 4
+// (four_way_merge_off, the default): never. Off: on 4 H200s its first split search made it
+// 42 ms where the pairwise merge takes 7.1 (u32, 2^30 per GPU; bench/results/NOTES.md, "one
+// four-way merge pass"); the search since rebuilt has not run on 4 GPUs. With 2 it also
+// replaces the one CUB merge of two runs. Settable for the tests and experiments, while no
+// sort runs: the receive buffer is sized for the merge it names.
+inline constexpr int four_way_merge_off = 5;
+inline std::atomic<int>& four_way_merge_fewest_runs() {
+  static std::atomic<int> fewest{four_way_merge_off};
+  return fewest;
 }
 
 // Whether `runs` are merged in one four-way pass.
 template <class Key>
 bool merged_four_ways(const std::vector<run>& runs) {
   const std::size_t merged = non_empty(runs).size();
-  return four_way_merge_on() && merges_four_ways<Key> && merged >= 3 && merged <= 4;
+  return merges_four_ways<Key> && merged >= 2 &&
+         merged >= std::size_t(four_way_merge_fewest_runs()) && merged <= 4;
 }
 
 // The passes of a pairwise merge of `runs` (empty ones dropped first): each pass lists the
