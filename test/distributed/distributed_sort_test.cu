@@ -136,20 +136,23 @@ TEST_P(DistributedSort, TheFourWayMergeFromTwoRunsKeepsTheStableOrder) {
       less<>{}, reference_order<std::uint32_t>{false});
 }
 
-// Arrays from each device's stream-ordered pool (cudaMallocAsync), which peer access does
-// not map for other GPUs: every way exchanges them through NCCL, and every element arrives.
-TEST_P(DistributedSort, ArraysFromStreamOrderedPoolsAreExchangedThroughNccl) {
-  if (ranks() == 1) GTEST_SKIP() << "one rank exchanges nothing";
+// Sorts uniform keys on every rank in arrays that allocate(rank, bytes, stream) returns
+// (freed with cudaFreeAsync), and checks that every element arrives; returns how many
+// exchanges by peer copies ran meanwhile.
+template <class Allocate>
+std::uint64_t expect_sorted_in_arrays_from(const std::vector<communicator>& comms,
+                                           const Allocate& allocate) {
+  const int ranks = int(comms.size());
   const std::uint64_t peer_exchanges_before = distributed::detail::peer_exchanges();
-  const auto inputs = rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 70001),
+  const auto inputs = rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks, 70001),
                                                  distribution::uniform, 24);
-  std::vector<std::vector<std::uint32_t>> outputs(ranks());
+  std::vector<std::vector<std::uint32_t>> outputs(ranks);
   on_every_rank(comms, [&](int r) {
     const std::size_t bytes = inputs[r].size() * sizeof(std::uint32_t);
     cudaStream_t stream = nullptr;
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-    std::uint32_t* keys = nullptr;
-    ASSERT_EQ(cudaMallocAsync(reinterpret_cast<void**>(&keys), bytes, stream), cudaSuccess);
+    auto* keys = static_cast<std::uint32_t*>(allocate(r, bytes, stream));
+    ASSERT_NE(keys, nullptr);
     ASSERT_EQ(cudaMemcpyAsync(keys, inputs[r].data(), bytes, cudaMemcpyHostToDevice, stream),
               cudaSuccess);
     distributed::sort(comms[r], par.on(stream), keys, keys + inputs[r].size());
@@ -161,13 +164,60 @@ TEST_P(DistributedSort, ArraysFromStreamOrderedPoolsAreExchangedThroughNccl) {
     ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
   });
   std::vector<std::uint32_t> expected, got;
-  for (int r = 0; r < ranks(); ++r) {
+  for (int r = 0; r < ranks; ++r) {
     expected.insert(expected.end(), inputs[r].begin(), inputs[r].end());
     got.insert(got.end(), outputs[r].begin(), outputs[r].end());
   }
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(got, expected);
-  EXPECT_EQ(distributed::detail::peer_exchanges(), peer_exchanges_before);
+  return distributed::detail::peer_exchanges() - peer_exchanges_before;
+}
+
+// Arrays from each device's default stream-ordered pool (cudaMallocAsync), which peer
+// access does not map for other GPUs: every way exchanges them through NCCL.
+TEST_P(DistributedSort, ArraysFromStreamOrderedPoolsAreExchangedThroughNccl) {
+  if (ranks() == 1) GTEST_SKIP() << "one rank exchanges nothing";
+  const auto from_default_pool = [](int, std::size_t bytes, cudaStream_t stream) {
+    void* keys = nullptr;
+    return cudaMallocAsync(&keys, bytes, stream) == cudaSuccess ? keys : nullptr;
+  };
+  EXPECT_EQ(expect_sorted_in_arrays_from(comms, from_default_pool), 0u);
+}
+
+// Arrays from pools that grant every other rank's device access (cudaMemPoolSetAccess):
+// the peers read them directly, so the ranks of one process exchange by peer copies.
+TEST_P(DistributedSort, ArraysFromPoolsOpenToThePeersAreExchangedByPeerCopies) {
+  if (ranks() == 1) GTEST_SKIP() << "one rank exchanges nothing";
+  std::vector<cudaMemPool_t> pools(ranks());
+  for (int r = 0; r < ranks(); ++r) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = comms[r].device();
+    ASSERT_EQ(cudaMemPoolCreate(&pools[r], &props), cudaSuccess);
+    for (int q = 0; q < ranks(); ++q) {
+      if (comms[q].device() == comms[r].device()) continue;
+      cudaMemAccessDesc access{};
+      access.location.type = cudaMemLocationTypeDevice;
+      access.location.id = comms[q].device();
+      access.flags = cudaMemAccessFlagsProtReadWrite;
+      if (cudaMemPoolSetAccess(pools[r], &access, 1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        for (int p = 0; p <= r; ++p) cudaMemPoolDestroy(pools[p]);
+        GTEST_SKIP() << "device " << comms[q].device() << " cannot reach device "
+                     << comms[r].device() << "'s memory";
+      }
+    }
+  }
+  const auto from_open_pool = [&](int r, std::size_t bytes, cudaStream_t stream) {
+    void* keys = nullptr;
+    return cudaMallocFromPoolAsync(&keys, bytes, pools[r], stream) == cudaSuccess ? keys
+                                                                                  : nullptr;
+  };
+  const bool by_peer_copies = GetParam().way == sort_way::sort_first && comms[0].in_one_process();
+  EXPECT_EQ(expect_sorted_in_arrays_from(comms, from_open_pool),
+            by_peer_copies ? std::uint64_t(ranks()) : 0u);
+  for (cudaMemPool_t pool : pools) EXPECT_EQ(cudaMemPoolDestroy(pool), cudaSuccess);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, DistributedSort, every_rank_setup(), rank_setup_name);

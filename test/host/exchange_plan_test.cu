@@ -40,23 +40,31 @@ TEST(ExchangePlan, EveryRankKnowsWhatItSendsReceivesAndWhereEachPieceBegins) {
   EXPECT_EQ(layout.runs.size(), 3u);
 }
 
-TEST(ExchangePlan, PeerCopiesOnlyWhereEveryRanksArraysAreReadable) {
-  // Rows: device, readable, keys' address, values' address.
-  std::vector<std::uint64_t> rows{0, 1, 0x1000, 0x2000,  //
-                                  3, 1, 0x3000, 0x4000};
+TEST(ExchangePlan, PeerCopiesOnlyWhereEveryRanksArraysAreReadableByEveryOtherRank) {
+  // Rows: device, the devices that can read the arrays (bit d: device d), keys' address,
+  // values' address.
+  std::vector<std::uint64_t> rows{0, d::all_devices, 0x1000, 0x2000,  //
+                                  3, d::all_devices, 0x3000, 0x4000};
   const d::peer_arrays both(rows);
   EXPECT_TRUE(both.readable_everywhere());
   EXPECT_EQ(both.device(1), 3);
   EXPECT_EQ(both.plane(1, 0), reinterpret_cast<const char*>(0x3000));
   EXPECT_EQ(both.plane(0, 1), reinterpret_cast<const char*>(0x2000));
-  rows[d::peer_row_words + 1] = 0;
+  rows[d::peer_row_words + 1] = 1u << 3;  // rank 1's arrays: its own device only
+  EXPECT_FALSE(d::peer_arrays(rows).readable_everywhere());
+  rows[d::peer_row_words + 1] = (1u << 3) | 1u;  // and device 0's, rank 0's
+  EXPECT_TRUE(d::peer_arrays(rows).readable_everywhere());
+  rows[1] = 1u;  // rank 0's arrays: device 0 only, not rank 1's device 3
+  EXPECT_FALSE(d::peer_arrays(rows).readable_everywhere());
+  rows[1] = 0;  // readable by no device
+  rows[d::peer_row_words] = 0;  // even with both ranks on one device
   EXPECT_FALSE(d::peer_arrays(rows).readable_everywhere());
 }
 
 TEST(ExchangePlan, HostMemoryIsNotReadableByPeersAndAMissingPlaneIsNoObstacle) {
   int on_the_stack = 0;
-  EXPECT_FALSE(d::mapped_for_peers(&on_the_stack));
-  EXPECT_TRUE(d::mapped_for_peers(nullptr));
+  EXPECT_EQ(d::devices_reading(&on_the_stack, 0), 0u);
+  EXPECT_EQ(d::devices_reading(nullptr, 0), d::all_devices);
 }
 
 TEST(ExchangePlan, PeerCopiesAreTheDefaultUpToFourRanksAndNeverForOneRank) {

@@ -41,15 +41,11 @@ inline bool exchanges_by_peer_copies(const communicator& comm) {
   return comm.size() > 1 && comm.size() <= peer_copies_max_ranks() && comm.in_one_process();
 }
 
-// Whether the peers of this GPU can read `array` directly once peer access is on: memory
-// from cudaMalloc, which peer access maps for every peer. Memory from a stream-ordered pool
-// (cudaMallocAsync) or from virtual memory management is mapped per device and not covered
-// (a pool maps it for a peer only after cudaMemPoolSetAccess); on 4 H200s one exchange of
-// such memory by peer copies never finished. Null (no such plane) is fine.
-inline bool mapped_for_peers(const void* array) {
-  if (array == nullptr) return true;
-  using get_attribute = CUresult (*)(void*, CUpointer_attribute, CUdeviceptr);
-  static const get_attribute get = [] {
+// cuPointerGetAttribute, looked up through the runtime so that nothing links libcuda (null
+// where the driver does not have it).
+using get_pointer_attribute = CUresult (*)(void*, CUpointer_attribute, CUdeviceptr);
+inline get_pointer_attribute pointer_attribute_getter() {
+  static const get_pointer_attribute get = [] {
     void* function = nullptr;
     cudaDriverEntryPointQueryResult found{};
 #if CUDART_VERSION >= 12050
@@ -61,19 +57,60 @@ inline bool mapped_for_peers(const void* array) {
 #endif
     if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
       (void)cudaGetLastError();
-      return get_attribute(nullptr);
+      return get_pointer_attribute(nullptr);
     }
-    return reinterpret_cast<get_attribute>(function);
+    return reinterpret_cast<get_pointer_attribute>(function);
   }();
-  int from_cuda_malloc = 0;
-  return get != nullptr &&
-         get(&from_cuda_malloc, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE,
-             reinterpret_cast<CUdeviceptr>(array)) == CUDA_SUCCESS &&
-         from_cuda_malloc != 0;
+  return get;
 }
 
-// A rank's row in the table of arrays: its device, whether its peers can read its arrays
-// (mapped_for_peers), then the address of each plane (the keys, and the values where there
+// Every device: the mask of a plane that is not there.
+inline constexpr std::uint64_t all_devices = ~std::uint64_t(0);
+
+// The devices (bit d for device d, below 64) that can read `array`, device memory of
+// `owner`, directly once peer access is on. Memory from cudaMalloc: every device, since
+// peer access maps it for every peer. Memory from a stream-ordered pool (cudaMallocAsync,
+// cudaMallocFromPoolAsync): the owner and the devices the pool grants access
+// (cudaMemPoolSetAccess); on 4 H200s one exchange by peer copies of pool memory that the
+// peer had no access to never finished. Anything else (virtual memory management, host
+// memory): none. Null (no such plane): every device.
+inline std::uint64_t devices_reading(const void* array, int owner) {
+  if (array == nullptr) return all_devices;
+  const get_pointer_attribute get = pointer_attribute_getter();
+  if (get == nullptr) return 0;
+  const auto address = reinterpret_cast<CUdeviceptr>(array);
+  int from_cuda_malloc = 0;
+  if (get(&from_cuda_malloc, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, address) !=
+      CUDA_SUCCESS)
+    return 0;
+  if (from_cuda_malloc != 0) return all_devices;
+  CUmemoryPool pool = nullptr;
+  if (get(&pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, address) != CUDA_SUCCESS ||
+      pool == nullptr)
+    return 0;
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  std::uint64_t readers = owner >= 0 && owner < 64 ? std::uint64_t(1) << owner : 0;
+  for (int d = 0; d < devices && d < 64; ++d) {
+    cudaMemLocation location{};
+    location.type = cudaMemLocationTypeDevice;
+    location.id = d;
+    cudaMemAccessFlags flags = cudaMemAccessFlagsProtNone;
+    if (cudaMemPoolGetAccess(&flags, reinterpret_cast<cudaMemPool_t>(pool), &location) !=
+        cudaSuccess) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    if (flags != cudaMemAccessFlagsProtNone) readers |= std::uint64_t(1) << d;
+  }
+  return readers;
+}
+
+// A rank's row in the table of arrays: its device, the devices that can read all its arrays
+// (devices_reading), then the address of each plane (the keys, and the values where there
 // are any).
 inline constexpr int peer_row_words = 4;
 
@@ -85,10 +122,17 @@ class peer_arrays {
   const char* plane(int q, std::size_t p) const {
     return reinterpret_cast<const char*>(rows_[std::size_t(q) * peer_row_words + 2 + p]);
   }
-  // Every rank computes the same from the same table, so all agree on the way.
+  std::uint64_t readers(int q) const { return rows_[std::size_t(q) * peer_row_words + 1]; }
+  int ranks() const { return int(rows_.size() / peer_row_words); }
+  // Whether every rank's arrays can be read by every other rank's device. Every rank computes
+  // the same from the same table, so all agree on the way.
   bool readable_everywhere() const {
-    for (std::size_t row = 0; row < rows_.size(); row += peer_row_words)
-      if (rows_[row + 1] == 0) return false;
+    for (int q = 0; q < ranks(); ++q)
+      for (int r = 0; r < ranks(); ++r) {
+        const int reader = device(r);
+        if (r != q && (reader < 0 || reader >= 64 || ((readers(q) >> reader) & 1) == 0))
+          return false;
+      }
     return true;
   }
 
@@ -104,10 +148,10 @@ inline peer_arrays gather_peer_arrays(const communicator& comm, host_round_trip&
   const int ranks = comm.size();
   std::vector<std::uint64_t> own(peer_row_words, 0);
   own[0] = std::uint64_t(comm.device());
-  own[1] = 1;
+  own[1] = all_devices;
   for (std::size_t p = 0; p < sends.size(); ++p) {
     own[2 + p] = reinterpret_cast<std::uintptr_t>(sends[p]);
-    if (!mapped_for_peers(sends[p])) own[1] = 0;
+    own[1] &= devices_reading(sends[p], comm.device());
   }
   std::uint64_t* own_row = table + std::size_t(ranks) * peer_row_words;
   trip.to_device(own_row, own);
