@@ -1,10 +1,10 @@
 // After the exchange a rank holds one sorted run from every rank, side by side in rank
 // order. They are merged pairwise (cub::DeviceMerge, log2(ranks) passes, ping-ponging
 // between two buffers), or, where four_way_merge_fewest_runs() allows, two to four of them
-// in one pass (four_way_merge.cuh, stable by run order). CUB's merge does not promise stability, so for
-// stable sorts each key carries its position in its pair of runs (32 bits where the pair
-// allows: half the shared memory of 64) and ties are broken by it: run order, hence rank
-// order, survives every pass. Unstable sorts merge the bare keys.
+// in one pass (four_way_merge.cuh, stable by run order). CUB's merge does not promise
+// stability, so for stable sorts each key carries its position in its pair of runs (32 bits
+// where the pair allows: half the shared memory of 64) and ties are broken by it: run
+// order, hence rank order, survives every pass. Unstable sorts merge the bare keys.
 #pragma once
 
 #include "../../allocator.cuh"
