@@ -261,7 +261,7 @@ __global__ void __launch_bounds__(four_way_threads)
   }
 }
 
-// Merges the sorted `runs` (3 or 4 of them, in rank order, none empty) of in_keys/values into
+// Merges the sorted `runs` (2 to 4 of them, in rank order, none empty) of in_keys/values into
 // out_keys/values [0, count). `temp` holds four_way_temp_bytes<Key>(count) bytes.
 template <class Key, class Value, class Compare>
 void merge_runs_four_ways(const Key* in_keys, const Value* in_values, Key* out_keys,
@@ -282,13 +282,13 @@ void merge_runs_four_ways(const Key* in_keys, const Value* in_values, Key* out_k
   };
   split_pairs_at_multiples<Key><<<blocks(plan.pair_multiples(0) + plan.pair_multiples(1)),
                                   four_way_split_threads, 0, stream>>>(in_keys, plan);
-  gpusort::detail::check_cuda(cudaGetLastError(), "splitting the four-way merge's pairs");
+  gpusort::detail::check_launch("splitting the four-way merge's pairs");
   find_four_way_splits<Key><<<blocks(tiles + 1), four_way_split_threads, 0, stream>>>(in_keys,
                                                                                       plan);
-  gpusort::detail::check_cuda(cudaGetLastError(), "finding the four-way merge's splits");
+  gpusort::detail::check_launch("finding the four-way merge's splits");
   merge_four_runs<Key, Value><<<unsigned(tiles), four_way_threads, 0, stream>>>(
       in_keys, in_values, out_keys, out_values, where, count, splits, comp);
-  gpusort::detail::check_cuda(cudaGetLastError(), "merging the received runs four ways");
+  gpusort::detail::check_launch("merging the received runs four ways");
 }
 
 }  // namespace gpusort::distributed::detail
