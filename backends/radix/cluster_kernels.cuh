@@ -17,6 +17,7 @@
 #pragma once
 
 #include <gpusort/detail/policies/key_traits.cuh>
+#include "../common/cluster_launch.cuh"
 #include "../common/launch_bounds.cuh"
 #include "../common/ordered_bits.cuh"
 #include "../common/striped_tile.cuh"
@@ -305,12 +306,6 @@ struct cluster_block {
     });
   }
 };
-
-template <class Storage>
-__device__ __forceinline__ Storage& cluster_shared() {
-  extern __shared__ __align__(16) unsigned char cluster_dynamic_storage[];
-  return *reinterpret_cast<Storage*>(cluster_dynamic_storage);
-}
 
 // Sorts the n keys (and values) at keys_in by their digits of passes [0, passes) with the
 // calling cluster, into keys_out (which may be keys_in: every block has loaded its keys before

@@ -83,7 +83,7 @@ TEST(RadixShapes, ParsSmallTilesFitTheSharedMemoryOfAnSm90) {
 // The cluster sort runs only where the device and the kernel as loaded say it can; par falls
 // back to its other strategies elsewhere.
 TEST(ClusterSortAvailability, FromTheDeviceAndTheKernelAsLoaded) {
-  using radix::cluster_sort_runs_on;
+  using gpusort::backends::cluster_sort_runs_on;
   cudaFuncAttributes sm90_code{};
   sm90_code.ptxVersion = 90;
   sm90_code.binaryVersion = 90;
