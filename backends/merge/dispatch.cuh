@@ -8,6 +8,7 @@
 #include <gpusort/error.cuh>
 #include <gpusort/sort_request.cuh>
 #include "../common/kernel_setup.cuh"
+#include "cluster_sort.cuh"
 #include "kernels.cuh"
 
 #include <cuda_runtime_api.h>
@@ -118,6 +119,8 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
                                  nullptr, request.comp);
     return;
   }
+  // A few tiles: one cluster (sm_90), no merge passes.
+  if (sort_in_one_cluster<Tuning>(request)) return;
   // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles.
   if (sorts_in_wide_tiles<Tuning, Key>(n))
     return sort_in_tiles<wide_tile_shape<Tuning, Key, has_values_v<Value>>, shape>(request);

@@ -17,21 +17,22 @@ namespace gpusort::backends::merge {
 // groups that search the same diagonal find the same split, even with a comparator that is
 // no strict weak ordering (which may then make neighbouring splits disagree, as the binary
 // search may).
-template <int Lanes, class Key, class Compare>
-__device__ __forceinline__ std::size_t merge_path_split_by_lanes(
-    const Key* a, std::size_t a_count, const Key* b, std::size_t b_count, std::size_t diagonal,
-    const Compare& comp) {
+// a and b: anything indexable (pointers into global memory, runs spread over a cluster's
+// blocks); Index: std::size_t, or int where the runs are short (cheaper arithmetic).
+template <int Lanes, class KeysA, class KeysB, class Index, class Compare>
+__device__ __forceinline__ Index merge_path_split_by_lanes(const KeysA& a, Index a_count,
+                                                          const KeysB& b, Index b_count,
+                                                          Index diagonal, const Compare& comp) {
   static_assert(Lanes >= 2 && 32 % Lanes == 0, "groups of lanes that tile a warp");
   const int lane = int(threadIdx.x % 32);
   const int in_group = lane % Lanes;
   const int group_first_lane = lane - in_group;
   const unsigned group_lanes = unsigned((std::uint64_t(1) << Lanes) - 1) << group_first_lane;
   // The point lane i of the group tests: all below range.highest, ascending in i.
-  const auto point = [](const split_range<std::size_t>& range, int i) {
-    return range.lowest +
-           (range.highest - range.lowest) * std::size_t(i + 1) / std::size_t(Lanes + 1);
+  const auto point = [](const split_range<Index>& range, int i) {
+    return Index(range.lowest + (range.highest - range.lowest) * Index(i + 1) / Index(Lanes + 1));
   };
-  split_range<std::size_t> range = split_range_of(diagonal, a_count, b_count);
+  split_range<Index> range = split_range_of(diagonal, a_count, b_count);
   while (__any_sync(0xffffffffu, range.lowest < range.highest)) {
     const bool searching = range.lowest < range.highest;
     const bool passed = searching && path_passed(a, b, diagonal, point(range, in_group), comp);

@@ -109,6 +109,9 @@ struct merge_knobs {
   int tile_blocks_per_multiprocessor = 0;  // register budget of the tile sort
   int one_block_threads = 0;       // a sort that one block does whole (n at most its tile):
   int one_block_items_per_thread = 0;  // its block and keys per thread
+  int cluster_most_blocks = 0;     // a sort of 2 to this many ordinary tiles: one cluster of
+                                   // that many blocks (sm_90; 0: never; more than 8: where the
+                                   // GPU allows)
   int wide_tile_threads = 0;       // inputs of at least wide_tile_from_tiles such tiles: the
   int wide_tile_blocks_per_multiprocessor = 0;  // tile sort's block, its register budget
   int wide_tile_blocks_per_multiprocessor_with_values = 0;  // (keys only, pairs) and shared

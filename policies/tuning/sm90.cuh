@@ -192,6 +192,14 @@ struct merge_tuning_sm90 final {
     // 0.85 -> 1.00 / 1.00, u32 + u32 0.92 / 0.86 -> 1.13 / 1.09 (bench/results/NOTES.md).
     k.one_block_threads = 512;
     k.one_block_items_per_thread = 5;
+    // A sort of 2 to 16 ordinary tiles (u32: to 69632 keys, 8-byte keys to 36864): one
+    // cluster, its blocks merging through distributed shared memory, instead of tile sorts
+    // and merge passes. H100, ratio to CUB's merge sort, tiles and passes / one cluster of
+    // at most 8 / of at most 16 blocks: u32 8192 0.86 / 0.94 / 0.95, 2^14 0.90 / 1.06 / 1.07,
+    // 2^15 0.98 / 1.11 / 1.12, 2^16 1.05 / 1.06 / 1.24; f64 2^13 0.98 / 1.12 / 1.13, 2^15
+    // 1.06 / 1.06 / 1.27; u32 + u32 2^14 0.95 / 1.00 / 1.00, 2^16 0.92 / 0.92 / 1.10
+    // (bench/results/NOTES.md). Where the GPU allows fewer than 16, as many as it allows.
+    k.cluster_most_blocks = 16;
     // Inputs of at least 4 wide tiles are sorted in tiles of 512 threads (u32: 512 x 17 keys,
     // 61 KB with their positions, in dynamic shared memory): twice the keys per tile, one
     // merge pass fewer. H100, ratio to CUB's merge sort (int counts) with 256- / 512-thread

@@ -123,7 +123,8 @@ TEST_F(MergeApi, ParSortsRadixKeysWithACustomComparatorThroughTheMergeBackend) {
 // too: 64-key tiles, 96-key merge blocks and one warp per split search block make 100003 keys
 // eleven merge passes of over a thousand merge blocks, each pass's split search 35 to 51
 // launch blocks that overlap by one merge block; the same with every split searched by
-// lanes of a warp (find_splits_by_lanes), one warp per merge block.
+// lanes of a warp (find_splits_by_lanes), one warp per merge block. On sm_90, 97 and 1000
+// keys are one cluster of 2 and of 16 one-warp blocks, each split searched by half a warp.
 struct narrow_merge_tuning {
   static constexpr gpusort::merge_knobs knobs = [] {
     gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
@@ -150,7 +151,7 @@ struct narrow_merge_tuning_searching_by_lanes {
 template <class Policy>
 void expect_narrow_tuning_sorts(const Policy& narrow, const char* name) {
   const auto less = [](std::uint32_t a, std::uint32_t b) { return a < b; };
-  for (std::size_t n : capped({97, 100003}))
+  for (std::size_t n : capped({97, 1000, 100003}))
     for (distribution d : {distribution::uniform, distribution::few_distinct}) {
       const std::uint64_t seed = seed_for(n, d, 4) + 24;
       SCOPED_TRACE(describe(n, d, name, seed, 4));
@@ -167,6 +168,32 @@ TEST_F(MergeApi, ATuningOfTheUsersOwnSetsEveryLaunchShape) {
   if (::testing::Test::HasFailure()) return;
   expect_narrow_tuning_sorts(gpusort::merge_policy<narrow_merge_tuning_searching_by_lanes>{},
                              "narrow merge tuning, splits searched by lanes");
+}
+
+// ---- One cluster for a few tiles (sm_90) ------------------------------------------------
+
+// On sm_90 the sizes of the merge suites from 2 to 16 tiles are sorted by one cluster: so
+// the largest cluster this GPU allows each kind of sort must hold at least 8 blocks (an H100
+// or H200 allows 16). A storage grown past what a block may have would silently turn the
+// cluster sort off; this says so.
+template <class Key, class Value>
+void expect_cluster_of_at_least_eight_blocks(const char* what) {
+  using sorter = backends::merge::cluster_merge_sorter<merge_tuning_sm90, Key, Value,
+                                                       gpusort::less<>>;
+  EXPECT_GE(sorter::max_blocks(), 8) << what;
+}
+
+TEST_F(MergeApi, OnSm90OneClusterOfAtLeastEightBlocksSortsAFewTiles) {
+  int device = 0;
+  int major = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+            cudaSuccess);
+  if (major < 9) GTEST_SKIP() << "thread-block clusters need sm_90";
+  expect_cluster_of_at_least_eight_blocks<std::uint32_t, no_values>("u32");
+  expect_cluster_of_at_least_eight_blocks<std::uint32_t, std::uint32_t>("u32 + u32");
+  expect_cluster_of_at_least_eight_blocks<double, no_values>("f64");
+  expect_cluster_of_at_least_eight_blocks<std::uint64_t, std::uint32_t>("u64 + u32");
 }
 
 // ---- Ranges ---------------------------------------------------------------------------

@@ -31,9 +31,10 @@
 namespace gpusort::test {
 
 // Tiny sizes; powers of two and one off them; one below, at and above the largest sort one
-// block does whole, one tile and two tiles of Key's shapes (merge_tuning_sm90, which every
-// GPU runs) and the smallest input sorted in wide tiles; primes, so no tile or merge level
-// comes out even.
+// block does whole, one tile, two tiles, three tiles (an odd count of cluster blocks) and the
+// most tiles one cluster sorts (sm_90) of Key's shapes (merge_tuning_sm90, which every GPU
+// runs) and the smallest input sorted in wide tiles; primes, so no tile or merge level comes
+// out even.
 template <class Key>
 std::vector<std::size_t> merge_sizes() {
   using tuning = merge_tuning_sm90;
@@ -44,7 +45,8 @@ std::vector<std::size_t> merge_sizes() {
                                  4097, 8191, 8192, 8193, 1009, 65521, 999983};
   for (std::size_t boundary :
        {std::size_t(one_block::tile_items), std::size_t(shape::tile_items),
-        2 * std::size_t(shape::tile_items),
+        2 * std::size_t(shape::tile_items), 3 * std::size_t(shape::tile_items),
+        std::size_t(tuning::knobs.cluster_most_blocks) * std::size_t(shape::tile_items),
         std::size_t(wide::tile_items) * std::size_t(tuning::knobs.wide_tile_from_tiles)})
     for (std::size_t n : {boundary - 1, boundary, boundary + 1}) sizes.push_back(n);
   return capped(sizes);
