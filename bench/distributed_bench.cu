@@ -28,8 +28,9 @@
 //                                             at n = 2^31 and 2^--host_log2 (default 34; 0: none)
 // <op> is sort (u32 keys) or sort_by_key (u32+u32); n = 2^--min_log2 (default 28) ... 2^--max_log2
 // (default 32). --four_way_merge=N (2, 3 or 4) merges from N to 4 received runs in one pass
-// for every row (detail::four_way_merge_fewest_runs; 0, the default: off): run once with it
-// and once without to compare.
+// for every row, keys alone and pairs (detail::four_way_merge_fewest_runs and
+// ..._with_values); 0: never; without the flag, the library's defaults (pairs from 3 runs,
+// keys alone never): run with 0 and with 3 to compare.
 //
 // Method: keys are hashes of their global position, regenerated on every rank before every
 // timed sort (untimed); all ranks wait at a barrier, and the time runs from the first
@@ -544,13 +545,19 @@ int main(int argc, char** argv) {
   const int min_log2 = take_int_flag(argc, argv, "--min_log2=", 28);
   const int max_log2 = take_int_flag(argc, argv, "--max_log2=", 32);
   const int host_log2 = take_int_flag(argc, argv, "--host_log2=", 34);
-  const int four_way_from = take_int_flag(argc, argv, "--four_way_merge=", 0);
-  if (four_way_from != 0 && (four_way_from < 2 || four_way_from > 4)) {
-    std::fprintf(stderr, "--four_way_merge takes 0 (off), 2, 3 or 4\n");
+  constexpr int library_defaults = -1;
+  const int four_way_from = take_int_flag(argc, argv, "--four_way_merge=", library_defaults);
+  if (four_way_from != library_defaults && four_way_from != 0 &&
+      (four_way_from < 2 || four_way_from > 4)) {
+    std::fprintf(stderr, "--four_way_merge takes 0 (never), 2, 3 or 4\n");
     return 1;
   }
-  gpusort::distributed::detail::four_way_merge_fewest_runs() =
-      four_way_from == 0 ? gpusort::distributed::detail::four_way_merge_off : four_way_from;
+  if (four_way_from != library_defaults) {
+    const int fewest =
+        four_way_from == 0 ? gpusort::distributed::detail::four_way_merge_off : four_way_from;
+    gpusort::distributed::detail::four_way_merge_fewest_runs() = fewest;
+    gpusort::distributed::detail::four_way_merge_fewest_runs_with_values() = fewest;
+  }
   int visible = 0;
   if (cudaGetDeviceCount(&visible) != cudaSuccess || visible == 0) {
     std::printf("gpusort_distributed_bench: no CUDA GPU here; nothing measured\n");

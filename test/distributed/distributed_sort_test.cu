@@ -130,6 +130,7 @@ TEST_P(DistributedSort, TheExchangeTakesTheWayAsked) {
 TEST_P(DistributedSort, TheFourWayMergeFromTwoRunsKeepsTheStableOrder) {
   if (ranks() == 1) GTEST_SKIP() << "one rank merges nothing";
   distributed::detail::four_way_merge_fewest_runs() = 2;
+  distributed::detail::four_way_merge_fewest_runs_with_values() = 2;
   expect_distributed_sort<call::stable_sort_by_key>(
       comms, rank_inputs<std::uint32_t>(std::vector<std::size_t>(ranks(), 70001),
                                         distribution::few_distinct, 25),

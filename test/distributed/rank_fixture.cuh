@@ -51,6 +51,8 @@ class RankTest : public GpuTest, public testing::WithParamInterface<rank_setup> 
     distributed::detail::peer_copies_max_ranks() = default_peer_copies_max_ranks;
     // Set by single tests.
     distributed::detail::four_way_merge_fewest_runs() = distributed::detail::four_way_merge_off;
+    distributed::detail::four_way_merge_fewest_runs_with_values() =
+        distributed::detail::four_way_merge_default_with_values;
     GpuTest::TearDown();
   }
 

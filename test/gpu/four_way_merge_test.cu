@@ -48,9 +48,13 @@ wide_key key_from(std::uint64_t random, wide_key) {
 
 class FourWayMerge : public GpuTest {
  protected:
-  // Off by default (slower on 4 GPUs, see four_way_merge.cuh); each case runs with it on
-  // from two runs and from three.
-  void TearDown() override { d::four_way_merge_fewest_runs() = d::four_way_merge_off; }
+  // Off by default for keys alone, from three runs for pairs (see four_way_merge.cuh); each
+  // case (pairs: keys and their input positions) runs with it on from two runs and from
+  // three.
+  void TearDown() override {
+    d::four_way_merge_fewest_runs() = d::four_way_merge_off;
+    d::four_way_merge_fewest_runs_with_values() = d::four_way_merge_default_with_values;
+  }
 
   // Runs of the given lengths, side by side, each sorted by comp; keys from a few distinct
   // values where `few_distinct` (ties between runs), values their input positions. Merged
@@ -121,6 +125,7 @@ class FourWayMerge : public GpuTest {
                                           << (few_distinct ? ", few distinct" : "")
                                           << ", four ways from " << fewest << " runs");
           d::four_way_merge_fewest_runs() = fewest;
+          d::four_way_merge_fewest_runs_with_values() = fewest;
           expect_merged<Key>(lengths, few_distinct, comp, seed++);
         }
     }

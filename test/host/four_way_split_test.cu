@@ -125,8 +125,16 @@ TEST(FourWaySplit, TheFewestRunsSetTakeTheFourWayMergeUpToFour) {
     }
     return r;
   };
-  ASSERT_EQ(d::four_way_merge_fewest_runs(), d::four_way_merge_off);  // off by default
+  // By default: never for keys alone, from 3 runs for pairs.
+  ASSERT_EQ(d::four_way_merge_fewest_runs(), d::four_way_merge_off);
+  ASSERT_EQ(d::four_way_merge_fewest_runs_with_values(), 3);
   EXPECT_FALSE(d::merged_four_ways<std::uint32_t>(runs({5, 1, 6, 7})));
+  EXPECT_TRUE((d::merged_four_ways<std::uint32_t, std::uint32_t>(runs({5, 1, 6, 7}))));
+  EXPECT_TRUE((d::merged_four_ways<std::uint32_t, std::uint32_t>(runs({5, 0, 6, 7}))));
+  EXPECT_FALSE((d::merged_four_ways<std::uint32_t, std::uint32_t>(runs({5, 0, 0, 7}))));
+  d::four_way_merge_fewest_runs_with_values() = d::four_way_merge_off;
+  EXPECT_FALSE((d::merged_four_ways<std::uint32_t, std::uint32_t>(runs({5, 1, 6, 7}))));
+  d::four_way_merge_fewest_runs_with_values() = d::four_way_merge_default_with_values;
   d::four_way_merge_fewest_runs() = 3;
   EXPECT_TRUE(d::merged_four_ways<std::uint32_t>(runs({5, 0, 6, 7})));
   EXPECT_TRUE(d::merged_four_ways<std::uint32_t>(runs({5, 1, 6, 7})));

@@ -2,9 +2,11 @@
 // and a copy back (an even number of passes ends in the receive buffer): on 4 GPUs that was
 // 7.1 ms of a 38.5 ms sort of u32 keys, 17.8 of 69.2 for pairs
 // (bench/results/2026-11-26-h200x4-peer-copy-rounds.md); two runs (the other pair empty)
-// take it in place of CUB's merge where four_way_merge_fewest_runs() is 2. Off by default
-// (merge_received.cuh): its first split search measured 42 ms in all (NOTES.md); the search
-// in four_way_split.cuh is its replacement.
+// take it in place of CUB's merge where four_way_merge_fewest_runs() is 2. By default
+// (merge_received.cuh) pairs take it from 3 runs (14.7 ms against the pairwise 17.8 on 4
+// H200s) and keys alone never (12.3 against 7.05;
+// bench/results/2026-11-26-h200x4-four-way-merge-rebuilt.md). Its first split search
+// measured 42 ms in all (NOTES.md); the search in four_way_split.cuh replaced it.
 //
 // Each block writes one tile of the output. First each pair of runs is split at the
 // multiples of the tile, and one thread per tile finds where the tile begins in each run

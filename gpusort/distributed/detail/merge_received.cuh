@@ -1,7 +1,8 @@
 // After the exchange a rank holds one sorted run from every rank, side by side in rank
 // order. They are merged pairwise (cub::DeviceMerge, log2(ranks) passes, ping-ponging
-// between two buffers), or, where four_way_merge_fewest_runs() allows, two to four of them
-// in one pass (four_way_merge.cuh, stable by run order). CUB's merge does not promise
+// between two buffers), or, where four_way_merge_fewest_runs() (keys alone: off by default)
+// or four_way_merge_fewest_runs_with_values() (pairs: from 3 runs) allows, two to four of
+// them in one pass (four_way_merge.cuh, stable by run order). CUB's merge does not promise
 // stability, so for stable sorts each key carries its position in its pair of runs (32 bits
 // where the pair allows: half the shared memory of 64) and ties are broken by it: run
 // order, hence rank order, survives every pass. Unstable sorts merge the bare keys.
@@ -120,24 +121,31 @@ inline std::vector<run> non_empty(std::vector<run> runs) {
   return runs;
 }
 
-// The fewest non-empty received runs (2 to 4) that take the four-way merge; more than 4
-// (four_way_merge_off, the default): never. Off: on 4 H200s its first split search made it
-// 42 ms where the pairwise merge takes 7.1 (u32, 2^30 per GPU; bench/results/NOTES.md, "one
-// four-way merge pass"); the search since rebuilt has not run on 4 GPUs. With 2 it also
-// replaces the one CUB merge of two runs. Settable for the tests and experiments, while no
-// sort runs: the receive buffer is sized for the merge it names.
+// The fewest non-empty received runs (2 to 4) that take the four-way merge, for keys alone
+// and for keys with values; more than 4 (four_way_merge_off): never. On 4 H200s (u32 and
+// u32+u32, 2^30 per GPU; bench/results/2026-11-26-h200x4-four-way-merge-rebuilt.md) it took
+// 12.3 ms where the pairwise merge takes 7.05 for keys, and 14.7 where it takes 17.8 for pairs
+// (each pairwise pass gathers the values again): off for keys, from 3 runs for pairs. With 2
+// it also replaces the one CUB merge of two runs. Settable for the tests and experiments,
+// while no sort runs.
 inline constexpr int four_way_merge_off = 5;
+inline constexpr int four_way_merge_default_with_values = 3;
 inline std::atomic<int>& four_way_merge_fewest_runs() {
   static std::atomic<int> fewest{four_way_merge_off};
   return fewest;
 }
+inline std::atomic<int>& four_way_merge_fewest_runs_with_values() {
+  static std::atomic<int> fewest{four_way_merge_default_with_values};
+  return fewest;
+}
 
-// Whether `runs` are merged in one four-way pass.
-template <class Key>
+// Whether `runs` of Key (and Value) are merged in one four-way pass.
+template <class Key, class Value = no_values>
 bool merged_four_ways(const std::vector<run>& runs) {
   const std::size_t merged = non_empty(runs).size();
-  return merges_four_ways<Key> && merged >= 2 &&
-         merged >= std::size_t(four_way_merge_fewest_runs()) && merged <= 4;
+  const int fewest = has_values_v<Value> ? four_way_merge_fewest_runs_with_values().load()
+                                         : four_way_merge_fewest_runs().load();
+  return merges_four_ways<Key> && merged >= 2 && merged >= std::size_t(fewest) && merged <= 4;
 }
 
 // The passes of a pairwise merge of `runs` (empty ones dropped first): each pass lists the
@@ -163,7 +171,7 @@ inline std::vector<std::vector<std::pair<run, run>>> merge_passes(std::vector<ru
 // CUB's, the largest of any pass).
 template <bool Stable, class Key, class Value, class Compare>
 std::size_t merge_temp_bytes(const std::vector<run>& runs, const Compare& comp) {
-  if (merged_four_ways<Key>(runs)) {
+  if (merged_four_ways<Key, Value>(runs)) {
     std::size_t count = 0;
     for (const run& r : runs) count += r.count;
     return four_way_temp_bytes<Key>(count);
@@ -186,7 +194,7 @@ template <bool Stable, class Key, class Value, class Compare>
 void merge_received(Key* received_keys, Value* received_values, Key* keys, Value* values,
                     std::size_t count, const std::vector<run>& runs, void* temp,
                     std::size_t temp_bytes, const Compare& comp, cudaStream_t stream) {
-  if (merged_four_ways<Key>(runs)) {
+  if (merged_four_ways<Key, Value>(runs)) {
     merge_runs_four_ways(received_keys, received_values, keys, values, count, non_empty(runs),
                          temp, comp, stream);
     return;
