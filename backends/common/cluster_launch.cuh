@@ -17,11 +17,11 @@ namespace gpusort::backends {
 // An sm_90 block opts in to at most 227 KB of shared memory (sm_100 too; sm_120 99 KB).
 inline constexpr std::size_t cluster_shared_limit = 227 * 1024;
 
-// Whether the cluster sort can run on a device, from what the device and the kernel as
-// loaded there say: clusters (sm_90 and newer), a kernel compiled for a virtual architecture
+// Whether a cluster sort (radix's or merge's) can run on a device, from what the device and
+// the kernel as loaded there say: clusters (sm_90 and newer), a kernel compiled for a virtual architecture
 // that has them (ptxVersion; one compiled for compute_80, even if the JIT or ptxas made sm_90
 // code of it, has an empty body), and the block's shared memory (sm_120 and sm_121 have
-// clusters but opt in to 99 KB per block). Where not, par's other strategies run.
+// clusters but opt in to 99 KB per block). Where not, the backends' other paths run.
 inline bool cluster_sort_runs_on(int compute_major, const cudaFuncAttributes& kernel,
                                  std::size_t shared_optin_bytes, std::size_t storage_bytes) {
   return compute_major >= 9 && kernel.ptxVersion >= 90 && storage_bytes <= shared_optin_bytes;
