@@ -41,24 +41,34 @@ struct radix_shape {
   static constexpr int widest_element =
       int(sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value));
   static constexpr int digit_bits = Tuning::knobs.digit_bits;
-  // onesweep_pass keeps each sorted key's digit in shared memory for pairs (the values need
-  // the digits after the keys have left the exchange) and where a tile may take its digits
-  // from sort bits (onesweep_tile: user types, and floats with -0.0 or NaNs).
-  static constexpr bool keeps_digits = !std::is_integral_v<Key> || has_values_v<Value>;
-  static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
   static constexpr int exchange_bytes = !has_values_v<Value>
                                            ? Tuning::knobs.exchange_bytes
                                            : Tuning::knobs.exchange_bytes_with_values;
-  static constexpr int fitting_items =
-      exchange_bytes / ((widest_element + kept_digit_bytes) * block_threads);
-  static_assert(fitting_items >= 1,
-                "gpusort::radix: the key or value type is too large for a tile in shared memory; "
-                "sort an index payload and gather the values afterwards");
   // Pairs have their own item count and register budget: a tile of values rides in registers
   // next to the keys' ranks.
   static constexpr int wanted_items = !has_values_v<Value>
                                           ? Tuning::knobs.items_per_thread
                                           : Tuning::knobs.items_per_thread_with_values;
+  // Pairs of integer keys whose whole tile of keys and values fits exchange_bytes side by side
+  // stage their values beside the keys rather than in the keys' place: the values need not
+  // wait for the keys to leave, and one scatter writes a key and its value together, the
+  // digit recomputed from the key.
+  static constexpr bool values_beside_keys =
+      Tuning::knobs.values_beside_keys && has_values_v<Value> && std::is_integral_v<Key> &&
+      int(sizeof(Key) + sizeof(Value)) * block_threads * wanted_items <= exchange_bytes;
+  // onesweep_pass keeps each sorted key's digit in shared memory for other pairs (the values
+  // need the digits after the keys have left the exchange) and where a tile may take its
+  // digits from sort bits (onesweep_tile: user types, and floats with -0.0 or NaNs).
+  static constexpr bool keeps_digits =
+      !std::is_integral_v<Key> || (has_values_v<Value> && !values_beside_keys);
+  static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
+  static constexpr int item_bytes = values_beside_keys
+                                        ? int(sizeof(Key) + sizeof(Value))
+                                        : widest_element + kept_digit_bytes;
+  static constexpr int fitting_items = exchange_bytes / (item_bytes * block_threads);
+  static_assert(fitting_items >= 1,
+                "gpusort::radix: the key or value type is too large for a tile in shared memory; "
+                "sort an index payload and gather the values afterwards");
   static constexpr int items_per_thread =
       wanted_items < fitting_items ? wanted_items : fitting_items;
   static constexpr bool rank_match_by_atomic_or = Tuning::knobs.rank_match_by_atomic_or;
@@ -247,11 +257,13 @@ struct onesweep_storage {
   using digit_t = std::conditional_t<(Shape::digit_bits <= 8), std::uint8_t, std::uint16_t>;
   static_assert(Shape::digit_bits <= 16, "digits are kept in 16 bits");
   static constexpr bool keeps_digits = Shape::keeps_digits;
+  static constexpr bool values_beside_keys = Shape::values_beside_keys;
   union {
     typename rank_t::TempStorage rank;
     typename Shape::key_type keys[Shape::tile_items];
-    Value values[Shape::tile_items];
+    Value values[values_beside_keys ? 1 : Shape::tile_items];
   } exchange;
+  Value values_beside[values_beside_keys ? Shape::tile_items : 1];
   digit_t digits[keeps_digits ? Shape::tile_items : 1];
   // Where staged key (value) i of each digit goes: key_base[digit] + i. Pointers rather than
   // offsets, so that the scatter adds one 32-bit index to one loaded pointer.
@@ -343,13 +355,24 @@ struct onesweep_tile {
     int digit_prefix[bins_per_thread];
     rank_digits(tile_bits, counts, ranks, digit_prefix);
     stage_keys<FullTile, SortBits>(tile_keys, tile_bits, ranks);
-    find_digit_bases(counts, digit_prefix);
-    // The values are loaded before the keys go out, so that their latency overlaps the keys'
-    // scatter.
     Value tile_values[has_values ? items : 1];
-    if constexpr (has_values) load_values<FullTile>(tile_values);
-    scatter_keys<FullTile, SortBits>();
-    if constexpr (has_values) scatter_values<FullTile>(ranks, tile_values);
+    if constexpr (shape::values_beside_keys) {
+      // Loaded before the look-back, so that their latency overlaps its waiting (after it:
+      // 2-3 % slower at 2^24-2^26 on the H200).
+      load_values<FullTile>(tile_values);
+      find_digit_bases(counts, digit_prefix);
+      stage_values_beside<FullTile>(ranks, tile_values);
+      __syncthreads();
+      scatter_pairs<FullTile>();
+    } else {
+      find_digit_bases(counts, digit_prefix);
+      __syncthreads();
+      // The values are loaded before the keys go out, so that their latency overlaps the
+      // keys' scatter.
+      if constexpr (has_values) load_values<FullTile>(tile_values);
+      scatter_keys<FullTile, SortBits>();
+      if constexpr (has_values) scatter_values<FullTile>(ranks, tile_values);
+    }
   }
 
   // The tile's keys (where held) and the bits their digits come from, in the rank's order
@@ -389,9 +412,11 @@ struct onesweep_tile {
   }
 
   // Whether the scatter reads each key's digit from shared memory rather than recomputing it
-  // (sort bits take several instructions; pairs' values need the digits after the keys).
+  // (sort bits take several instructions; pairs' values need the digits after the keys,
+  // unless they are staged beside them).
   template <bool SortBits>
-  static constexpr bool reads_kept_digits = SortBits || has_values;
+  static constexpr bool reads_kept_digits =
+      SortBits || (has_values && !shape::values_beside_keys);
 
   // The keys and, where the scatter reads them, their digits into the exchange in digit order.
   template <bool FullTile, bool SortBits>
@@ -410,7 +435,8 @@ struct onesweep_tile {
 
   // Where this tile's keys of each digit go: the digit's start in this portion, plus the keys
   // of that digit in earlier tiles (the look-back), minus where the digit starts inside the
-  // tile. The last tile of a portion hands the next portion its digit starts.
+  // tile. The last tile of a portion hands the next portion its digit starts. The bases are
+  // read by other threads after the caller's barrier.
   __device__ __forceinline__ void find_digit_bases(const int (&counts)[bins_per_thread],
                                                    const int (&digit_prefix)[bins_per_thread]) {
     std::size_t starts[bins_per_thread];  // loaded ahead: their latency overlaps the look-back
@@ -436,7 +462,6 @@ struct onesweep_tile {
       if (next_digit_starts != nullptr && tile_number == tiles - 1)
         next_digit_starts[d] = starts[b] + before + std::size_t(counts[b]);
     }
-    __syncthreads();
   }
 
   // The tile's values, in the rank's order.
@@ -458,6 +483,26 @@ struct onesweep_tile {
       else
         d = digit(encoded_bits(key, flip));
       shared.key_base[d][i] = key;
+    });
+  }
+
+  // Where the values have an exchange of their own: into it by rank, next to the keys.
+  template <bool FullTile>
+  __device__ __forceinline__ void stage_values_beside(const int (&ranks)[items],
+                                                      const Value (&tile_values)[items]) {
+    for_each_warp_striped<items, FullTile>(
+        tile.count, [&](int j, int) { shared.values_beside[ranks[j]] = tile_values[j]; });
+  }
+
+  // Striped reads of the sorted keys and the values beside them, each pair written out by its
+  // key's digit.
+  template <bool FullTile>
+  __device__ __forceinline__ void scatter_pairs() {
+    for_each_striped<threads, items, FullTile>(tile.count, [&](int, int i) {
+      const Key key = shared.exchange.keys[i];
+      const unsigned int d = digit(encoded_bits(key, flip));
+      shared.key_base[d][i] = key;
+      shared.value_base[d][i] = shared.values_beside[i];
     });
   }
 

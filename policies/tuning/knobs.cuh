@@ -64,6 +64,10 @@ struct radix_knobs {
   // Both: how a warp finds the lanes whose keys share its digit (true: a shared atomicOr per
   // key; false: ballots).
   bool rank_match_by_atomic_or = false;
+  // Pairs of integer keys: the values take an exchange of their own beside the keys' where a
+  // whole tile of both fits exchange_bytes_with_values (else they replace the keys in theirs,
+  // and each key's digit is kept for them).
+  bool values_beside_keys = false;
   // Keys only: keys of at most this many bytes stay in registers through the rank; wider ones
   // are read again from global memory (a cache hit) when the tile is staged.
   int held_key_bytes = 0;

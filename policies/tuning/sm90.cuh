@@ -28,6 +28,14 @@ struct radix_tuning_sm90 final {
     // before the values had pointers of their own; 13: 6 % slower, 16: 3 % slower).
     k.exchange_bytes = 46 * 1024;
     k.exchange_bytes_with_values = 60 * 1024;
+    // u32+u32 (and other pairs of integer keys up to 4 bytes with 4-byte values) stage their
+    // values beside the keys: a 19-item tile takes 57 KB, and a key and its value leave
+    // together (scratch timer, par / CUB, H200: 2^22 1.10 -> 1.17-1.21, 2^24 1.01 -> 1.04-1.05,
+    // 2^26 0.96 -> 1.02; H100: 2^22 1.06 -> 1.17, 2^24-2^26 within 1 %; 256-thread tiles at 3
+    // blocks per SM 7-15 % slower than these). u64+u32 would need 78 KB at 17
+    // items, past sm_75's 64 KB. On GPUs with 100 KB of shared memory per SM (sm_86, sm_89)
+    // this leaves one pairs block per SM instead of two: not measured there.
+    k.values_beside_keys = true;
     // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
     // Keys only: 3 (56 registers; 2 blocks left the pass 10 % slower). Pairs: 2 (3 blocks of
     // 12 items: u64+u32 +1 %, u32+u32 -2 %).

@@ -39,8 +39,12 @@ void expect_tile_fits() {
   // Dynamic shared memory exactly when the static limit would be exceeded.
   EXPECT_EQ(dynamic_shared_bytes<storage> > 0, sizeof(storage) > static_shared_limit);
   // Every tile's keys (and values) fit the exchange the tuning allows.
-  EXPECT_LE(std::size_t(shape::tile_items) * (shape::widest_element + shape::kept_digit_bytes),
+  EXPECT_LE(std::size_t(shape::tile_items) * std::size_t(shape::item_bytes),
             std::size_t(shape::exchange_bytes));
+  if (shape::values_beside_keys) {
+    EXPECT_EQ(shape::item_bytes, int(sizeof(Key) + sizeof(Value)));
+    EXPECT_FALSE(shape::keeps_digits) << "the scatter recomputes the digit from the key";
+  }
 }
 
 }  // namespace
@@ -57,11 +61,28 @@ TEST(RadixShapes, KeysOnlyTilesFitTheSharedMemoryOfAnSm90) {
 
 TEST(RadixShapes, PairTilesFitTheSharedMemoryOfAnSm90) {
   expect_tile_fits<std::uint8_t, std::uint32_t>();
+  expect_tile_fits<std::uint16_t, std::uint32_t>();
   expect_tile_fits<std::uint32_t, std::uint32_t>();
+  expect_tile_fits<std::int32_t, std::uint32_t>();
   expect_tile_fits<float, std::uint64_t>();
   expect_tile_fits<std::uint64_t, std::uint32_t>();
   expect_tile_fits<std::uint64_t, std::uint64_t>();
   expect_tile_fits<double, double>();
+}
+
+// Values beside the keys only where the whole tile fits, never at the cost of items per
+// thread, and never for keys whose digits may come from sort bits (floats).
+TEST(RadixShapes, PairsOfIntegerKeysStageTheirValuesBesideTheKeysWhereTheTileFits) {
+  using sm90 = gpusort::radix_tuning_sm90;
+  using u32_pairs = radix::radix_shape<sm90, std::uint32_t, std::uint32_t>;
+  EXPECT_TRUE(u32_pairs::values_beside_keys);
+  EXPECT_EQ(u32_pairs::items_per_thread, sm90::knobs.items_per_thread_with_values);
+  EXPECT_TRUE((radix::radix_shape<sm90, std::int32_t, std::uint32_t>::values_beside_keys));
+  EXPECT_TRUE((radix::radix_shape<sm90, std::uint8_t, std::uint32_t>::values_beside_keys));
+  EXPECT_FALSE((radix::radix_shape<sm90, std::uint64_t, std::uint32_t>::values_beside_keys));
+  EXPECT_FALSE((radix::radix_shape<sm90, float, std::uint32_t>::values_beside_keys));
+  EXPECT_FALSE((radix::radix_shape<sm90, std::uint32_t, no_values>::values_beside_keys));
+  EXPECT_TRUE((radix::radix_shape<sm90, std::uint64_t, std::uint32_t>::keeps_digits));
 }
 
 TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
