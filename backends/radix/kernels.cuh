@@ -247,8 +247,9 @@ struct publish_tile_count {
 };
 
 // Shared memory of onesweep_pass: the rank's per-warp digit counters, overlaid by the tile's
-// keys (then its values) in digit order; each sorted key's digit where the shape keeps them;
-// and each digit's global base for this tile.
+// keys (then its values, unless they have their own exchange beside the keys) in digit order;
+// each sorted key's digit where the shape keeps them; and each digit's global base for this
+// tile.
 template <class Shape, class Value>
 struct onesweep_storage {
   using rank_t = cub::BlockRadixRankMatchEarlyCounts<
