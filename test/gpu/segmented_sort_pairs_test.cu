@@ -11,6 +11,7 @@
 // descending, f32+u32/int ascending, a struct key with a two-field comparator (gpusort::merge)
 // and a __device__ lambda (gpusort::par; nvcc --extended-lambda), both u32 values, int offsets.
 #include "../support/allocators.cuh"
+#include "../support/graphs.cuh"
 #include "../support/segments.cuh"
 #include "../support/sort_checks.cuh"
 #include "../support/splitmix.cuh"
@@ -300,33 +301,6 @@ void expect_device_lambda_sorts_segments() {
 TEST_F(SegmentedSortPairs, ParSortsWithADeviceLambda) { expect_device_lambda_sorts_segments(); }
 
 // ---- CUDA graphs --------------------------------------------------------------------------
-
-// Captures what `call` enqueues on `stream` (global mode: the strictest) into an executable
-// graph; null where capturing failed (and said why).
-template <class Call>
-cudaGraphExec_t capture(cudaStream_t stream, Call call) {
-  cudaGraph_t graph = nullptr;
-  EXPECT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
-  try {
-    call();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "the call threw while its stream was captured: " << e.what();
-  }
-  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
-  EXPECT_EQ(ended, cudaSuccess) << cudaGetErrorString(ended) << " (a call that synchronises?)";
-  if (ended != cudaSuccess || graph == nullptr) return nullptr;
-  cudaGraphExec_t exec = nullptr;
-  EXPECT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-  cudaGraphDestroy(graph);
-  return exec;
-}
-
-template <class T>
-void copy_to(const device_array<T>& device, const std::vector<T>& host) {
-  ASSERT_EQ(device.size(), host.size());
-  GPUSORT_TEST_CUDA(cudaMemcpy(device.begin(), host.data(), host.size() * sizeof(T),
-                               cudaMemcpyHostToDevice));
-}
 
 // A stable sort of pairs in the begins and ends form, captured on a non-default stream
 // (every sorter's segments: the layout has eight huge ones among many tiny), replayed on new
