@@ -119,6 +119,16 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
                                  nullptr, request.comp);
     return;
   }
+  if constexpr (has_large_one_block<Tuning, Key>()) {
+    using large_one_block = large_one_block_shape<Tuning, Key>;
+    if (n <= std::size_t(large_one_block::tile_items)) {
+      launch_sort_tiles<large_one_block>(1, request.stream,
+                                         "merge sort: sort_tiles (one block, more keys each)",
+                                         request.keys, request.keys, request.values,
+                                         request.values, n, nullptr, request.comp);
+      return;
+    }
+  }
   // A few tiles: one cluster (sm_90), no merge passes.
   if (sort_in_one_cluster<Tuning>(request)) return;
   // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles.

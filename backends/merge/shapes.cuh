@@ -90,6 +90,30 @@ using one_block_shape = std::conditional_t<one_block_fits<Tuning, Key>,
                                            merge_shape<one_block_tuning<Tuning>, Key>,
                                            merge_shape<Tuning, Key>>;
 
+// The shape of a sort that one block does whole just past the one-block shape: as many
+// threads, Tuning's one_block_large_items_per_thread keys each (fewer where they do not fit).
+template <class Tuning>
+struct large_one_block_tuning {
+  static constexpr auto knobs = [] {
+    auto k = one_block_tuning<Tuning>::knobs;
+    k.tile_items_per_thread = k.one_block_large_items_per_thread;
+    return k;
+  }();
+};
+
+template <class Tuning, class Key>
+using large_one_block_shape = merge_shape<large_one_block_tuning<Tuning>, Key>;
+
+// Whether Tuning has such a shape for Key, and it holds more keys than the one-block shape.
+template <class Tuning, class Key>
+constexpr bool has_large_one_block() {
+  if constexpr (!one_block_fits<Tuning, Key> ||
+                Tuning::knobs.one_block_large_items_per_thread <= 0)
+    return false;
+  else
+    return large_one_block_shape<Tuning, Key>::tile_items > one_block_shape<Tuning, Key>::tile_items;
+}
+
 // The tile shape for inputs of at least Tuning's wide_tile_from_tiles wide tiles: Tuning's
 // wide_tile knobs as its tile where that holds more of a key than the ordinary tile, else the
 // ordinary tile (keys too wide for that many threads). Merge passes keep Tuning's own shape.

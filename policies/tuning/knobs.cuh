@@ -113,6 +113,8 @@ struct merge_knobs {
   int tile_blocks_per_multiprocessor = 0;  // register budget of the tile sort
   int one_block_threads = 0;       // a sort that one block does whole (n at most its tile):
   int one_block_items_per_thread = 0;  // its block and keys per thread
+  int one_block_large_items_per_thread = 0;  // a sort just past that: one block of as many
+                                             // threads, this many keys each (0: none)
   int cluster_most_blocks = 0;     // a sort of 2 to this many ordinary tiles: one cluster of
                                    // that many blocks (sm_90; 0: never; more than 8: where the
                                    // GPU allows)

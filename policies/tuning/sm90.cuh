@@ -200,6 +200,14 @@ struct merge_tuning_sm90 final {
     // 0.85 -> 1.00 / 1.00, u32 + u32 0.92 / 0.86 -> 1.13 / 1.09 (bench/results/NOTES.md).
     k.one_block_threads = 512;
     k.one_block_items_per_thread = 5;
+    // A sort of at most 512 x 9 keys (8-byte keys: 512 x 7, what fits 40 KB) but more than
+    // 512 x 5: one block of 512 x 9 rather than a tile of 256 x 17 or a cluster of two. Ratio
+    // to CUB's merge sort, H100 / H200, 2561-4608 keys, before -> after: u32 0.87-0.94 /
+    // 0.87-0.93 -> 0.93-1.14 / 0.92-1.13, u32 + u32 0.89-0.95 / 0.89-0.97 -> 0.95-1.19 /
+    // 0.94-1.17; f64 (2561-3584) 0.93-0.95 / 0.94-0.98 -> 1.04-1.10 / 1.07-1.10. Below 2560
+    // keys it loses to 512 x 5, and 512 x 7 or x 11 each win only part of the band
+    // (bench/results/NOTES.md).
+    k.one_block_large_items_per_thread = 9;
     // A sort of 2 to 16 ordinary tiles (u32: to 69632 keys, 8-byte keys to 36864): one
     // cluster, its blocks merging through distributed shared memory, instead of tile sorts
     // and merge passes. H100, ratio to CUB's merge sort, tiles and passes / one cluster of

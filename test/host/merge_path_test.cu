@@ -201,6 +201,37 @@ void expect_consistent_shape() {
   EXPECT_LE(sizeof(merge::merge_storage<shape::merge_threads, shape::chunk_items, Key, true>), 48u * 1024);
 }
 
+struct no_large_one_block {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    auto k = gpusort::merge_tuning_sm90::knobs;
+    k.one_block_large_items_per_thread = 0;
+    return k;
+  }();
+};
+
+// Past the one-block sort, one block of 512 x 9 keys (8-byte keys: 512 x 7, what fits), in
+// the shared memory every GPU has; none where it would hold no more keys (the 16-byte struct).
+TEST(MergeTile, TheLargeOneBlockShapeHoldsMoreKeysWhereItFits) {
+  using tuning = gpusort::merge_tuning_sm90;
+  using u32_large = merge::large_one_block_shape<tuning, std::uint32_t>;
+  using f64_large = merge::large_one_block_shape<tuning, double>;
+  EXPECT_TRUE((merge::has_large_one_block<tuning, std::uint32_t>()));
+  EXPECT_TRUE((merge::has_large_one_block<tuning, double>()));
+  EXPECT_EQ(u32_large::tile_threads, 512);
+  EXPECT_EQ(u32_large::tile_items, 512 * 9);
+  EXPECT_EQ(f64_large::tile_items, 512 * 7);
+  EXPECT_GT(u32_large::tile_items, (merge::one_block_shape<tuning, std::uint32_t>::tile_items));
+  expect_tile_fits<u32_large, std::uint32_t>();
+  expect_tile_fits<f64_large, double>();
+  struct sixteen_bytes {
+    std::uint32_t major;
+    float minor;
+    std::uint64_t id;
+  };
+  EXPECT_FALSE((merge::has_large_one_block<tuning, sixteen_bytes>()));
+  EXPECT_FALSE((merge::has_large_one_block<no_large_one_block, std::uint32_t>()));
+}
+
 // Items per thread that had to shrink are odd (no padding, no bank conflicts).
 TEST(MergeTile, ItemsThatHadToShrinkAreOdd) {
   EXPECT_EQ(merge::items_that_fit(17, 40), 17);
