@@ -3,7 +3,8 @@
 // describes (all sort the work buffers in place).
 //
 // Names: <op>/<backend>/<type>/uniform/<n>, n = 2^10, 2^11, ..., 2^28 (every power, since
-// the number of merge passes changes with each doubling; up to --gpusort_max_log2), for
+// the number of merge passes changes with each doubling; up to --gpusort_max_log2) and 3000
+// and 4608 (the band of one block of 512 x 9 keys, between 2^11 and 2^13), for
 //   sort/<backend>/u32/uniform/<n>                     gpusort::less<>
 //   sort/<backend>/f64/uniform/<n>                     gpusort::less<>
 //   sort/<backend>/s16/uniform/<n>                     major_minor_less
@@ -35,7 +36,7 @@
 // One type: --benchmark_filter='^sort/(merge|merge_pool|cub_merge|thrust_merge)/s16/'; the
 // plain call and CUB only:
 //   --benchmark_filter='^(sort|stable_sort|stable_sort_by_key)/(merge|cub_merge)(_lambda)?/'.
-// Run time of the merge rows (437 benchmarks, Google Benchmark's default 0.5 s minimum
+// Run time of the merge rows (483 benchmarks, Google Benchmark's default 0.5 s minimum
 // each): about 8-14 minutes on an H100/H200, most of it the timed loops (about 1-2 s of wall
 // time per benchmark, the most at small sizes, where the copy of the input and the event
 // synchronisation around each sort take as long as the sort), the rest building and
@@ -66,6 +67,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gpusort_bench {
 namespace {
@@ -98,8 +100,11 @@ void register_merge_type(bench_context& context, int max_log2, const sort_row (&
   using merge_case =
       sort_case<Key, Value, cub_merge_sorter<Key, Value, Compare, Stable, HostOrder>>;
   using cached = verified_case<merge_case, gpusort::merge>;
-  for (int log2 = merge_min_log2; log2 <= std::min(max_log2, merge_max_log2); ++log2) {
-    const std::size_t n = std::size_t(1) << log2;
+  std::vector<std::size_t> sizes = {3000, 4608};
+  for (int log2 = merge_min_log2; log2 <= std::min(max_log2, merge_max_log2); ++log2)
+    sizes.push_back(std::size_t(1) << log2);
+  std::sort(sizes.begin(), sizes.end());
+  for (const std::size_t n : sizes) {
     for (const sort_row& r : rows) {
       const std::string name =
           benchmark_name(merge_case::op_name(), r.backend, case_type_name<Key, Value>(), n);
