@@ -100,6 +100,16 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   }
 }
 
+// The whole sort as one tile of Shape, in place, where n fits one: returns whether it did.
+template <class Shape, class Key, class Value, class Compare, bool Stable>
+bool sort_in_one_block(const sort_request<Key, Value, Compare, Stable>& request,
+                       const char* kernel_name) {
+  if (request.count > std::size_t(Shape::tile_items)) return false;
+  launch_sort_tiles<Shape>(1, request.stream, kernel_name, request.keys, request.keys,
+                           request.values, request.values, request.count, nullptr, request.comp);
+  return true;
+}
+
 // Sorts the request's keys (and values alongside, unless Value is no_values) by its
 // comparator, a strict weak ordering. Always stable (tiles and merges both keep equal keys in
 // order, at no extra cost). Enqueued on the request's stream, no synchronisation. With a
@@ -112,23 +122,13 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   using one_block = one_block_shape<Tuning, Key>;
   if (n < 2) return;
 
-  // Small enough for one block: one launch, in place, no temporary storage.
-  if (n <= std::size_t(one_block::tile_items)) {
-    launch_sort_tiles<one_block>(1, request.stream, "merge sort: sort_tiles (one block)",
-                                 request.keys, request.keys, request.values, request.values, n,
-                                 nullptr, request.comp);
-    return;
-  }
-  if constexpr (has_large_one_block<Tuning, Key>()) {
-    using large_one_block = large_one_block_shape<Tuning, Key>;
-    if (n <= std::size_t(large_one_block::tile_items)) {
-      launch_sort_tiles<large_one_block>(1, request.stream,
-                                         "merge sort: sort_tiles (one block, more keys each)",
-                                         request.keys, request.keys, request.values,
-                                         request.values, n, nullptr, request.comp);
+  // Small enough for one block (of either one-block shape): one launch, in place, no
+  // temporary storage.
+  if (sort_in_one_block<one_block>(request, "merge sort: sort_tiles (one block)")) return;
+  if constexpr (has_large_one_block<Tuning, Key>())
+    if (sort_in_one_block<large_one_block_shape<Tuning, Key>>(
+            request, "merge sort: sort_tiles (one block, more keys each)"))
       return;
-    }
-  }
   // A few tiles: one cluster (sm_90), no merge passes.
   if (sort_in_one_cluster<Tuning>(request)) return;
   // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles.

@@ -111,7 +111,8 @@ constexpr bool has_large_one_block() {
                 Tuning::knobs.one_block_large_items_per_thread <= 0)
     return false;
   else
-    return large_one_block_shape<Tuning, Key>::tile_items > one_block_shape<Tuning, Key>::tile_items;
+    return large_one_block_shape<Tuning, Key>::tile_items >
+           one_block_shape<Tuning, Key>::tile_items;
 }
 
 // The tile shape for inputs of at least Tuning's wide_tile_from_tiles wide tiles: Tuning's

@@ -13,7 +13,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
@@ -116,12 +115,9 @@ TEST_F(GraphCapture, ParFirstCallOfPairs) {
   copy_to(values, positions);
   GPUSORT_TEST_CUDA(cudaGraphLaunch(replay, stream));
   GPUSORT_TEST_CUDA(cudaStreamSynchronize(stream));
-  std::vector<std::uint32_t> order = positions;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return input[a] < input[b]; });
-  std::vector<std::uint32_t> sorted_keys(n);
-  for (std::size_t i = 0; i < n; ++i) sorted_keys[i] = input[order[i]];
-  EXPECT_EQ(keys.to_host(), sorted_keys);
+  const std::vector<std::uint32_t> order =
+      stable_order(input, reference_order<std::uint32_t>{false});
+  EXPECT_EQ(keys.to_host(), gather(input, order));
   EXPECT_EQ(values.to_host(), order);
   GPUSORT_TEST_CUDA(cudaGraphExecDestroy(replay));
   GPUSORT_TEST_CUDA(cudaStreamDestroy(stream));
