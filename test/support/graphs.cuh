@@ -34,11 +34,15 @@ cudaGraphExec_t capture(cudaStream_t stream, Call call) {
   return exec;
 }
 
+// The copy finishes before this returns: cudaMemcpy from pageable memory may return while
+// its DMA is still under way, and a graph launched on a non-blocking stream does not wait
+// for it (the replay then sorted a partly copied input when other work shared the GPU).
 template <class T>
 void copy_to(const device_array<T>& device, const std::vector<T>& host) {
   ASSERT_EQ(device.size(), host.size());
   GPUSORT_TEST_CUDA(cudaMemcpy(device.begin(), host.data(), host.size() * sizeof(T),
                                cudaMemcpyHostToDevice));
+  GPUSORT_TEST_CUDA(cudaDeviceSynchronize());
 }
 
 }  // namespace gpusort::test
