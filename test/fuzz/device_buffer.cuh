@@ -49,8 +49,11 @@ class device_buffer {
                        "allocating a device buffer");
     const cudaError_t copied =
         cudaMemcpy(data_, host.data(), size_ * sizeof(T), cudaMemcpyHostToDevice);
-    if (copied != cudaSuccess) cudaFree(data_);  // no destructor runs after a throw here
-    check_harness_cuda(copied, "uploading a device buffer");
+    // Landed before the sort starts: a pageable upload may return while its DMA is under
+    // way, and a sort on a non-blocking stream does not wait for it.
+    const cudaError_t landed = copied == cudaSuccess ? cudaDeviceSynchronize() : copied;
+    if (landed != cudaSuccess) cudaFree(data_);  // no destructor runs after a throw here
+    check_harness_cuda(landed, "uploading a device buffer");
   }
   ~device_buffer() { cudaFree(data_); }
   device_buffer(const device_buffer&) = delete;

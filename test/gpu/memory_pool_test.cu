@@ -3,6 +3,7 @@
 // and devices, gives everything back on request, can be capped, and is never touched when the
 // policy has an allocator or by a user's default pool settings.
 #include "../support/gpu.cuh"
+#include "../support/graphs.cuh"
 #include "../support/sort_checks.cuh"
 
 #include <gpusort/sort.cuh>
@@ -201,8 +202,7 @@ TEST_F(MemoryPool, APooledSortCanBeCapturedIntoAGraph) {
   GPUSORT_TEST_CUDA(cudaGraphInstantiate(&replay, graph, 0));
   for (std::uint64_t seed = 17; seed < 19; ++seed) {
     keys = make_keys<std::uint32_t>(pooled_n, distribution::uniform, seed);
-    GPUSORT_TEST_CUDA(cudaMemcpy(device_keys.begin(), keys.data(),
-                                 pooled_n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    copy_to(device_keys, keys);
     GPUSORT_TEST_CUDA(cudaGraphLaunch(replay, stream));
     GPUSORT_TEST_CUDA(cudaStreamSynchronize(stream));
     EXPECT_EQ(device_keys.to_host(), reference_sorted(keys, false)) << "seed " << seed;

@@ -41,7 +41,8 @@ TEST_F(SegmentedHuge, BeyondTwoToThe32KeysWithASegmentOfMoreThanTwoToThe32) {
     before.push_back(fingerprint_of(keys + begins[i], ends[i] - begins[i]));
   const multiset_fingerprint gap_before = fingerprint_of(keys + (n - 3000), 2000);
   std::vector<Key> gap(2000);
-  ASSERT_EQ(cudaMemcpy(gap.data(), keys + (n - 3000), gap.size(), cudaMemcpyDeviceToHost),
+  ASSERT_EQ(cudaMemcpy(gap.data(), keys + (n - 3000), gap.size() * sizeof(Key),
+                       cudaMemcpyDeviceToHost),
             cudaSuccess);
 
   const device_array<std::uint64_t> device_begins(begins);
@@ -59,7 +60,8 @@ TEST_F(SegmentedHuge, BeyondTwoToThe32KeysWithASegmentOfMoreThanTwoToThe32) {
         << "not a permutation of the segment";
   }
   std::vector<Key> gap_after(gap.size());
-  ASSERT_EQ(cudaMemcpy(gap_after.data(), keys + (n - 3000), gap.size(), cudaMemcpyDeviceToHost),
+  ASSERT_EQ(cudaMemcpy(gap_after.data(), keys + (n - 3000), gap.size() * sizeof(Key),
+                       cudaMemcpyDeviceToHost),
             cudaSuccess);
   EXPECT_EQ(gap_after, gap) << "keys in no segment changed";
   EXPECT_TRUE(fingerprint_of(keys + (n - 3000), 2000) == gap_before);

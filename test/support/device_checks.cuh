@@ -123,6 +123,8 @@ class device_scalar {
   T* get() const { return data_; }
   T read() const {
     T host{};
+    // cudaMemcpy waits for the legacy stream only, not for kernels on non-blocking streams.
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     EXPECT_EQ(cudaMemcpy(&host, data_, sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
     return host;
   }

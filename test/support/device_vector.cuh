@@ -12,7 +12,9 @@ namespace gpusort::test {
 
 #define GPUSORT_TEST_CUDA(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
 
-// A cudaMalloc'd array (never cudaMallocAsync, so the tests also cover ordinary memory).
+// A cudaMalloc'd array (never cudaMallocAsync, so the tests also cover ordinary memory). Its
+// upload has landed when the constructor returns: cudaMemcpy from pageable memory may return
+// while its DMA is under way, and work on a non-blocking stream does not wait for it.
 template <class T>
 class device_array {
  public:
@@ -20,6 +22,7 @@ class device_array {
     if (size_ == 0) return;
     EXPECT_EQ(cudaMalloc(&data_, size_ * sizeof(T)), cudaSuccess);
     EXPECT_EQ(cudaMemcpy(data_, host.data(), size_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   }
   ~device_array() { cudaFree(data_); }
   device_array(const device_array&) = delete;
