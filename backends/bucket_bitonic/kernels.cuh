@@ -30,6 +30,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace gpusort::backends::bucket_bitonic {
@@ -113,14 +114,6 @@ struct key_bucket {
   ordered_bits_t<Key> flip;
   __device__ __forceinline__ unsigned operator()(const Key& key) const {
     return bucket_of(widened_ordered_bits(key, flip), min_bits, shift);
-  }
-};
-
-// The network's order on sort units' ordered bits (sort_unit_by_bits).
-struct bits_less {
-  template <class Bits>
-  __device__ __forceinline__ bool operator()(Bits a, Bits b) const {
-    return a < b;
   }
 };
 
@@ -739,45 +732,103 @@ __global__ void __launch_bounds__(Shape::partition_threads,
   }
 }
 
-// Sorts one unit, in_keys[0, count), by the keys' ordered bits: the network carries the bits
-// and each key's position in the unit, then keys (and values) are gathered from there. A
-// comparator on the keys themselves would recompute their bits at every step (for floats,
-// the NaN and -0.0 canonicalisation: 4x slower). in and out may be the same memory.
-template <int Threads, int Items, class Key, class Value, class Storage>
-__device__ __forceinline__ void sort_unit_by_bits(const Key* in_keys, Key* out_keys,
-                                                  const Value* in_values, Value* out_values,
-                                                  int count, ordered_bits_t<Key> flip,
-                                                  Storage& shared) {
+// The words a sort unit's network sorts, and how keys come back from them:
+//   integer keys without values   the key's ordered bits (at least 32 bits wide), decoded on
+//                                 the way out: equal words are equal keys
+//   every other unit              the ordered bits tagged with the key's position in the
+//                                 unit (in one 64-bit word where the bits fit 32 bits), and
+//                                 keys and values gathered from those positions: floats' sort
+//                                 bits merge -0.0 with +0.0 and every NaN into one word, and
+//                                 values have to follow their keys
+// Ordered bits, not keys under a comparator: a float compare, or a key's bits recomputed at
+// every step, made the network several times slower; a min and a max of integers is what is
+// left of a compare-exchange.
+template <class Key, class Value>
+struct unit_words {
   using bits_type = ordered_bits_t<Key>;
+  static constexpr bool keys_are_words = !has_values_v<Value> && std::is_integral_v<Key>;
+  static constexpr bool narrow_bits = sizeof(bits_type) <= 4;
+  using word_t = std::conditional_t<
+      keys_are_words, std::conditional_t<narrow_bits, std::uint32_t, std::uint64_t>,
+      std::conditional_t<narrow_bits, std::uint64_t, tagged_word>>;
+
+  __device__ __forceinline__ static word_t of(const Key& key, unsigned position,
+                                              bits_type flip) {
+    const bits_type bits = ordered_bits(key, flip);
+    if constexpr (keys_are_words)
+      return word_t(bits);
+    else if constexpr (narrow_bits)
+      return (std::uint64_t(bits) << 32) | position;
+    else
+      return tagged_word{std::uint64_t(bits), position};
+  }
+
+  // A slot past the unit's keys: after every key (tagged: its position breaks a tie with a
+  // key of the largest bits; untagged: a key it ties with is that word, so which of the two
+  // lands past the keys does not matter).
+  __device__ __forceinline__ static word_t padding(unsigned position) {
+    if constexpr (keys_are_words)
+      return word_t(~word_t(0));
+    else if constexpr (narrow_bits)
+      return (~std::uint64_t(0) << 32) | position;
+    else
+      return tagged_word{~std::uint64_t(0), position};
+  }
+
+  __device__ __forceinline__ static Key key_of(word_t word, bits_type flip) {
+    static_assert(keys_are_words, "only integer words decode to their keys");
+    return radix_key_traits<Key>::decode(bits_type(bits_type(word) ^ flip));
+  }
+
+  __device__ __forceinline__ static unsigned position_of(const word_t& word) {
+    if constexpr (std::is_same_v<word_t, tagged_word>)
+      return word.position;
+    else
+      return unsigned(word & 0xffffffffu);
+  }
+};
+
+// Sorts one unit, in_keys[0, count) (and its values), by the keys' ordered bits into
+// out_keys (and out_values). in and out may be the same memory.
+template <int Threads, int Items, class Key, class Value, class Buffer>
+__device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys,
+                                          const Value* in_values, Value* out_values, int count,
+                                          ordered_bits_t<Key> flip, Buffer& shared) {
+  using words = unit_words<Key, Value>;
+  using word_t = typename words::word_t;
   const int thread = int(threadIdx.x);
-  bits_type bits[Items];
-  unsigned index[Items];
+  // Striped, coalesced loads. Which network position a key starts in does not matter.
+  word_t unit[Items];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    index[i] = unsigned(striped_index<Threads>(i));
-    // Past `count`, the position alone puts a slot last (tile_order); its bits are unused.
-    bits[i] = int(index[i]) < count ? ordered_bits(in_keys[index[i]], flip) : bits_type(0);
+    const int position = striped_index<Threads>(i);
+    unit[i] = position < count ? words::of(in_keys[position], unsigned(position), flip)
+                               : words::padding(unsigned(position));
   }
-  const tile_order<bits_less, true> order{bits_less{}, unsigned(count)};
-  bitonic_sort_tile<Threads, Items>(bits, index, shared, order);
+  bitonic_sort_words<Threads, Items>(unit, shared);
 #pragma unroll
-  for (int i = 0; i < Items; ++i) shared.index[padded(thread * Items + i)] = index[i];
+  for (int i = 0; i < Items; ++i) shared.put(thread * Items + i, unit[i]);
   __syncthreads();
-  // Position p takes the key (and value) that started at shared.index[p]. (In a function of
-  // its own, this step made ptxas spill differently.)
-  constexpr bool has_values = has_values_v<Value>;
-  Key keys[Items];
-  Value values[has_values ? Items : 1];
-  for_each_striped<Threads, Items>(count, [&](int j, int position) {
-    const unsigned from = shared.index[padded(position)];
-    keys[j] = in_keys[from];
-    if constexpr (has_values) values[j] = in_values[from];
-  });
-  __syncthreads();  // in place: every key and value is read before any is overwritten
-  for_each_striped<Threads, Items>(count, [&](int j, int position) {
-    out_keys[position] = keys[j];
-    if constexpr (has_values) out_values[position] = values[j];
-  });
+  if constexpr (words::keys_are_words) {
+    for_each_striped<Threads, Items>(count, [&](int, int position) {
+      out_keys[position] = words::key_of(shared.get(position), flip);
+    });
+  } else {
+    // Position p takes the key (and value) that started where its word says.
+    constexpr bool has_values = has_values_v<Value>;
+    Key keys[Items];
+    Value values[has_values ? Items : 1];
+    for_each_striped<Threads, Items>(count, [&](int j, int position) {
+      const unsigned from = words::position_of(shared.get(position));
+      keys[j] = in_keys[from];
+      if constexpr (has_values) values[j] = in_values[from];
+    });
+    __syncthreads();  // in place: every key and value is read before any is overwritten
+    for_each_striped<Threads, Items>(count, [&](int j, int position) {
+      out_keys[position] = keys[j];
+      if constexpr (has_values) out_values[position] = values[j];
+    });
+  }
 }
 
 // sort_units for one block: each list tile is a unit to sort, or a tile's worth of an
@@ -787,11 +838,7 @@ struct unit_sorter {
   static constexpr int threads = Shape::sort_threads;
   static constexpr bool has_values = has_values_v<Value>;
   using bits_type = typename Shape::bits_type;
-  // Integer keys are their own sort bits, so a short unit can be padded with the last key
-  // of the order: keys only, the network then carries no input positions.
-  static constexpr bool pad_with_last_key = !has_values && std::is_integral_v<Key>;
-  using network_key = std::conditional_t<pad_with_last_key, Key, bits_type>;
-  using storage_t = bitonic_tile_storage<Shape::unit_items, network_key, !pad_with_last_key>;
+  using storage_t = word_buffer<typename unit_words<Key, Value>::word_t, Shape::unit_items>;
 
   storage_t& shared;
   Key* keys;
@@ -812,24 +859,16 @@ struct unit_sorter {
     }
   }
 
-  // Sorts a unit of at most unit_items keys into the user's buffer: by the keys themselves
-  // where they are their own bits, else by their bits (sort_unit_by_bits).
+  // Sorts a unit of at most unit_items keys into the user's buffer.
   __device__ __forceinline__ void sort(const sort_unit& unit) const {
     const Key* in_keys = unit.in_alternate ? alternate_keys : keys;
     const Value* in_values = unit.in_alternate ? alternate_values : values;
     const std::size_t value_offset = has_values ? unit.begin : 0;  // no values: null pointers
     const int count = int(unit.end - unit.begin);
     __syncthreads();  // the previous unit's last reads of shared memory are done
-    if constexpr (pad_with_last_key) {
-      const Key last = radix_key_traits<Key>::decode(
-          bits_type(descending_mask<bits_type>(Shape::traits::bits) ^ flip));
-      sort_tile<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin, count,
-                                            ordered_bits_less<Key>{flip}, shared, last);
-    } else {
-      sort_unit_by_bits<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin,
-                                                    in_values + value_offset,
-                                                    values + value_offset, count, flip, shared);
-    }
+    sort_unit_keys<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin,
+                                               in_values + value_offset, values + value_offset,
+                                               count, flip, shared);
   }
 };
 
