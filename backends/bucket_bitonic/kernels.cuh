@@ -732,102 +732,172 @@ __global__ void __launch_bounds__(Shape::partition_threads,
   }
 }
 
-// The words a sort unit's network sorts, and how keys come back from them:
-//   integer keys without values   the key's ordered bits (at least 32 bits wide), decoded on
-//                                 the way out: equal words are equal keys
-//   every other unit              the ordered bits tagged with the key's position in the
-//                                 unit (in one 64-bit word where the bits fit 32 bits), and
-//                                 keys and values gathered from those positions: floats' sort
-//                                 bits merge -0.0 with +0.0 and every NaN into one word, and
-//                                 values have to follow their keys
+// How a sort unit becomes the words its network sorts, and comes back:
+//   decoded   integer keys without values: each key's ordered bits (at least 32 bits wide),
+//             decoded on the way out; equal words are equal keys
+//   tagged    every other unit: each key's ordered bits with its position in the unit, the
+//             keys (and values) gathered from those positions on the way out (floats' sort
+//             bits merge -0.0 with +0.0 and every NaN into one word; values follow their
+//             keys). Bits of at most 32 bits share one 64-bit word with the position; wider
+//             bits too, as their distance from the unit's smallest key, where the unit spans
+//             fewer than 2^(64 - position bits) values (every unit below the first partition
+//             level), else they keep all their bits beside the position (tagged_word).
 // Ordered bits, not keys under a comparator: a float compare, or a key's bits recomputed at
 // every step, made the network several times slower; a min and a max of integers is what is
-// left of a compare-exchange.
-template <class Key, class Value>
+// left of a compare-exchange, and a word of 64 bits takes two shuffles where a tagged_word
+// takes three.
+template <class Key, class Value, int UnitItems>
 struct unit_words {
   using bits_type = ordered_bits_t<Key>;
-  static constexpr bool keys_are_words = !has_values_v<Value> && std::is_integral_v<Key>;
-  static constexpr bool narrow_bits = sizeof(bits_type) <= 4;
-  using word_t = std::conditional_t<
-      keys_are_words, std::conditional_t<narrow_bits, std::uint32_t, std::uint64_t>,
-      std::conditional_t<narrow_bits, std::uint64_t, tagged_word>>;
-
-  __device__ __forceinline__ static word_t of(const Key& key, unsigned position,
-                                              bits_type flip) {
-    const bits_type bits = ordered_bits(key, flip);
-    if constexpr (keys_are_words)
-      return word_t(bits);
-    else if constexpr (narrow_bits)
-      return (std::uint64_t(bits) << 32) | position;
-    else
-      return tagged_word{std::uint64_t(bits), position};
-  }
-
-  // A slot past the unit's keys: after every key (tagged: its position breaks a tie with a
-  // key of the largest bits; untagged: a key it ties with is that word, so which of the two
-  // lands past the keys does not matter).
-  __device__ __forceinline__ static word_t padding(unsigned position) {
-    if constexpr (keys_are_words)
-      return word_t(~word_t(0));
-    else if constexpr (narrow_bits)
-      return (~std::uint64_t(0) << 32) | position;
-    else
-      return tagged_word{~std::uint64_t(0), position};
-  }
-
-  __device__ __forceinline__ static Key key_of(word_t word, bits_type flip) {
-    static_assert(keys_are_words, "only integer words decode to their keys");
-    return radix_key_traits<Key>::decode(bits_type(bits_type(word) ^ flip));
-  }
-
-  __device__ __forceinline__ static unsigned position_of(const word_t& word) {
-    if constexpr (std::is_same_v<word_t, tagged_word>)
-      return word.position;
-    else
-      return unsigned(word & 0xffffffffu);
-  }
+  static constexpr bool decoded = !has_values_v<Value> && std::is_integral_v<Key>;
+  static constexpr bool wide = !decoded && sizeof(bits_type) > 4;
+  static constexpr int position_bits = log2_of(UnitItems);
+  using word_t = std::conditional_t<decoded && sizeof(bits_type) <= 4, std::uint32_t,
+                                    std::uint64_t>;
 };
 
+// Shared memory of a unit's sort: the network's words (for wide bits, also its tagged words
+// and each warp's smallest and largest bits).
+template <class Key, class Value, int Threads, int UnitItems>
+struct unit_storage {
+  using kind = unit_words<Key, Value, UnitItems>;
+  union {
+    word_buffer<typename kind::word_t, UnitItems> words;
+    word_buffer<tagged_word, kind::wide ? UnitItems : 1> tagged;
+  };
+  std::uint64_t warp_min[kind::wide ? Threads / 32 : 1];
+  std::uint64_t warp_max[kind::wide ? Threads / 32 : 1];
+};
+
+// The smallest and largest of the block's wide bits (`valid` false: left out); every thread
+// must call it, and gets both.
+template <int Threads, int Items, class Storage>
+__device__ __forceinline__ void unit_span(const std::uint64_t (&bits)[Items],
+                                          const bool (&valid)[Items], Storage& shared,
+                                          std::uint64_t& smallest, std::uint64_t& largest) {
+  smallest = ~std::uint64_t(0);
+  largest = 0;
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    if (!valid[i]) continue;
+    smallest = bits[i] < smallest ? bits[i] : smallest;
+    largest = bits[i] > largest ? bits[i] : largest;
+  }
+#pragma unroll
+  for (int lanes = 16; lanes > 0; lanes /= 2) {
+    const std::uint64_t other_min = shuffle_xor(smallest, lanes);
+    const std::uint64_t other_max = shuffle_xor(largest, lanes);
+    smallest = other_min < smallest ? other_min : smallest;
+    largest = other_max > largest ? other_max : largest;
+  }
+  const int warp = int(threadIdx.x) / 32;
+  if (threadIdx.x % 32 == 0) {
+    shared.warp_min[warp] = smallest;
+    shared.warp_max[warp] = largest;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int w = 0; w < Threads / 32; ++w) {
+    smallest = shared.warp_min[w] < smallest ? shared.warp_min[w] : smallest;
+    largest = shared.warp_max[w] > largest ? shared.warp_max[w] : largest;
+  }
+}
+
+// Sorts the words and leaves them in `buffer` in network order, read after a barrier.
+template <int Threads, int Items, class Word, class Buffer>
+__device__ __forceinline__ void sort_and_stage(Word (&words)[Items], Buffer& buffer) {
+  bitonic_sort_words<Threads, Items>(words, buffer);
+#pragma unroll
+  for (int i = 0; i < Items; ++i) buffer.put(int(threadIdx.x) * Items + i, words[i]);
+  __syncthreads();
+}
+
+// Position p of the output takes the key (and value) from the position its staged word
+// carries. in and out may be the same memory.
+template <int Threads, int Items, class Key, class Value, class Buffer, class PositionOf>
+__device__ __forceinline__ void gather_unit(const Key* in_keys, Key* out_keys,
+                                            const Value* in_values, Value* out_values, int count,
+                                            const Buffer& buffer, PositionOf position_of) {
+  constexpr bool has_values = has_values_v<Value>;
+  Key keys[Items];
+  Value values[has_values ? Items : 1];
+  for_each_striped<Threads, Items>(count, [&](int j, int position) {
+    const unsigned from = position_of(buffer.get(position));
+    keys[j] = in_keys[from];
+    if constexpr (has_values) values[j] = in_values[from];
+  });
+  __syncthreads();  // in place: every key and value is read before any is overwritten
+  for_each_striped<Threads, Items>(count, [&](int j, int position) {
+    out_keys[position] = keys[j];
+    if constexpr (has_values) out_values[position] = values[j];
+  });
+}
+
 // Sorts one unit, in_keys[0, count) (and its values), by the keys' ordered bits into
-// out_keys (and out_values). in and out may be the same memory.
-template <int Threads, int Items, class Key, class Value, class Buffer>
+// out_keys (and out_values), as unit_words says. in and out may be the same memory.
+template <int Threads, int Items, class Key, class Value, class Storage>
 __device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys,
-                                          const Value* in_values, Value* out_values, int count,
-                                          ordered_bits_t<Key> flip, Buffer& shared) {
-  using words = unit_words<Key, Value>;
-  using word_t = typename words::word_t;
-  const int thread = int(threadIdx.x);
+                                               const Value* in_values, Value* out_values,
+                                               int count, ordered_bits_t<Key> flip,
+                                               Storage& shared) {
+  using kind = unit_words<Key, Value, Threads * Items>;
+  using bits_type = ordered_bits_t<Key>;
+  using word_t = typename kind::word_t;
   // Striped, coalesced loads. Which network position a key starts in does not matter.
-  word_t unit[Items];
+  // Positions past `count` take the largest bits, and go after every key: their position is
+  // larger where it is tagged, and where it is not, a key they tie with is that word.
+  bits_type bits[Items];
+  bool valid[Items];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     const int position = striped_index<Threads>(i);
-    unit[i] = position < count ? words::of(in_keys[position], unsigned(position), flip)
-                               : words::padding(unsigned(position));
+    valid[i] = position < count;
+    bits[i] = valid[i] ? ordered_bits(in_keys[position], flip) : bits_type(~bits_type(0));
   }
-  bitonic_sort_words<Threads, Items>(unit, shared);
+  const auto position_in = [](std::uint64_t word) {
+    return unsigned(word & ((std::uint64_t(1) << kind::position_bits) - 1));
+  };
+  if constexpr (kind::decoded) {
+    word_t words[Items];
 #pragma unroll
-  for (int i = 0; i < Items; ++i) shared.put(thread * Items + i, unit[i]);
-  __syncthreads();
-  if constexpr (words::keys_are_words) {
+    for (int i = 0; i < Items; ++i) words[i] = word_t(bits[i]);
+    sort_and_stage<Threads, Items>(words, shared.words);
     for_each_striped<Threads, Items>(count, [&](int, int position) {
-      out_keys[position] = words::key_of(shared.get(position), flip);
+      out_keys[position] =
+          radix_key_traits<Key>::decode(bits_type(bits_type(shared.words.get(position)) ^ flip));
     });
+  } else if constexpr (!kind::wide) {
+    std::uint64_t words[Items];
+#pragma unroll
+    for (int i = 0; i < Items; ++i)
+      words[i] = std::uint64_t(bits[i]) << 32 | unsigned(striped_index<Threads>(i));
+    sort_and_stage<Threads, Items>(words, shared.words);
+    gather_unit<Threads, Items>(in_keys, out_keys, in_values, out_values, count, shared.words,
+                                [](std::uint64_t word) { return unsigned(word); });
   } else {
-    // Position p takes the key (and value) that started where its word says.
-    constexpr bool has_values = has_values_v<Value>;
-    Key keys[Items];
-    Value values[has_values ? Items : 1];
-    for_each_striped<Threads, Items>(count, [&](int j, int position) {
-      const unsigned from = words::position_of(shared.get(position));
-      keys[j] = in_keys[from];
-      if constexpr (has_values) values[j] = in_values[from];
-    });
-    __syncthreads();  // in place: every key and value is read before any is overwritten
-    for_each_striped<Threads, Items>(count, [&](int j, int position) {
-      out_keys[position] = keys[j];
-      if constexpr (has_values) out_values[position] = values[j];
-    });
+    std::uint64_t smallest, largest;
+    unit_span<Threads, Items>(bits, valid, shared, smallest, largest);
+    if (largest - smallest < (std::uint64_t(1) << (64 - kind::position_bits)) ||
+        smallest > largest) {  // (no keys: the loop below leaves every word padding)
+      std::uint64_t words[Items];
+#pragma unroll
+      for (int i = 0; i < Items; ++i)
+        words[i] = valid[i] ? (bits[i] - smallest) << kind::position_bits |
+                                  unsigned(striped_index<Threads>(i))
+                            : ~std::uint64_t(0);
+      sort_and_stage<Threads, Items>(words, shared.words);
+      gather_unit<Threads, Items>(in_keys, out_keys, in_values, out_values, count,
+                                  shared.words, position_in);
+    } else {
+      tagged_word words[Items];
+#pragma unroll
+      for (int i = 0; i < Items; ++i)
+        words[i] = tagged_word{bits[i], unsigned(striped_index<Threads>(i))};
+      sort_and_stage<Threads, Items>(words, shared.tagged);
+      gather_unit<Threads, Items>(in_keys, out_keys, in_values, out_values, count,
+                                  shared.tagged,
+                                  [](const tagged_word& word) { return word.position; });
+    }
   }
 }
 
@@ -838,7 +908,7 @@ struct unit_sorter {
   static constexpr int threads = Shape::sort_threads;
   static constexpr bool has_values = has_values_v<Value>;
   using bits_type = typename Shape::bits_type;
-  using storage_t = word_buffer<typename unit_words<Key, Value>::word_t, Shape::unit_items>;
+  using storage_t = unit_storage<Key, Value, threads, Shape::unit_items>;
 
   storage_t& shared;
   Key* keys;
