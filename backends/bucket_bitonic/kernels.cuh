@@ -739,8 +739,8 @@ __global__ void __launch_bounds__(Shape::partition_threads,
 //             keys (and values) gathered from those positions on the way out (floats' sort
 //             bits merge -0.0 with +0.0 and every NaN into one word; values follow their
 //             keys). Bits of at most 32 bits share one 64-bit word with the position; wider
-//             bits too, as their distance from the unit's smallest key, where the unit spans
-//             fewer than 2^(64 - position bits) values (every unit below the first partition
+//             bits too, as their distance from the unit's smallest key, where the unit's keys
+//             lie less than 2^(64 - position bits) apart (every unit below the first partition
 //             level), else they keep all their bits beside the position (tagged_word).
 // Ordered bits, not keys under a comparator: a float compare, or a key's bits recomputed at
 // every step, made the network several times slower; a min and a max of integers is what is
