@@ -6,6 +6,7 @@
 #include <gpusort/detail/policies/comparator_traits.cuh>
 #include <gpusort/error.cuh>
 #include <gpusort/sort_request.cuh>
+#include "../common/dependent_launch.cuh"
 #include "../common/resident_grid.cuh"
 #include "../common/ordered_bits.cuh"
 #include "kernels.cuh"
@@ -193,38 +194,28 @@ struct bucket_sorter {
     const counter_pool& next_pool = work.counter_pools[(level + 1) % 2];
     const Key* from_keys = in_alternate ? work.alternate_keys : keys;
 
-    clear_next_level(next, next_pool);
-    count_buckets(level, from_keys, list, pool, grids);
+    count_buckets(level, from_keys, list, next, pool, next_pool, grids);
     plan_level(level, list, next, pool, next_pool, grids);
-    bucket_scatter<Shape><<<grids.scatter, partition_threads, 0, stream>>>(
-        from_keys, in_alternate ? keys : work.alternate_keys,
-        in_alternate ? work.alternate_values : values,
-        in_alternate ? values : work.alternate_values, list, pool, flip);
-    detail::check_launch("bucket_bitonic sort: bucket_scatter");
-  }
-
-  // The next level's list and counter pool start empty.
-  void clear_next_level(const work_list<segment>& next, const counter_pool& next_pool) const {
-    detail::check_cuda(cudaMemsetAsync(next.reservation, 0, sizeof(unsigned long long), stream),
-                       "bucket_bitonic sort: clearing a work list");
-    detail::check_cuda(cudaMemsetAsync(next_pool.used, 0, sizeof(unsigned long long), stream),
-                       "bucket_bitonic sort: clearing a counter pool");
+    launch_dependent(bucket_scatter<Shape, Key, Value>, grids.scatter, partition_threads, 0,
+                     stream, "bucket_bitonic sort: bucket_scatter", from_keys,
+                     in_alternate ? keys : work.alternate_keys,
+                     in_alternate ? work.alternate_values : values,
+                     in_alternate ? values : work.alternate_values, list, pool, flip);
   }
 
   // Each segment's min and max, then its keys counted per bucket.
   void count_buckets(int level, const Key* from_keys, const work_list<segment>& list,
-                     const counter_pool& pool, const partition_grids& grids) const {
-    segment_min_max<Shape><<<grids.min_max, partition_threads, 0, stream>>>(from_keys, list,
-                                                                             pool, flip);
-    detail::check_launch("bucket_bitonic sort: segment_min_max");
-    if (level == 0 && plan.samples_first_level) {
-      choose_first_level_bits<Shape><<<1, partition_threads, 0, stream>>>(
-          keys, list, plan.first_bits, flip);
-      detail::check_launch("bucket_bitonic sort: choose_first_level_bits");
-    }
-    bucket_histogram<Shape><<<grids.histogram, partition_threads, 0, stream>>>(from_keys, list,
-                                                                               pool, flip);
-    detail::check_launch("bucket_bitonic sort: bucket_histogram");
+                     const work_list<segment>& next, const counter_pool& pool,
+                     const counter_pool& next_pool, const partition_grids& grids) const {
+    launch_dependent(segment_min_max<Shape, Key>, grids.min_max, partition_threads, 0, stream,
+                     "bucket_bitonic sort: segment_min_max", from_keys, list, pool, flip,
+                     next.reservation, next_pool.used);
+    if (level == 0 && plan.samples_first_level)
+      launch_dependent(choose_first_level_bits<Shape, Key>, 1, partition_threads, 0, stream,
+                       "bucket_bitonic sort: choose_first_level_bits", keys, list,
+                       plan.first_bits, flip);
+    launch_dependent(bucket_histogram<Shape, Key>, grids.histogram, partition_threads, 0, stream,
+                     "bucket_bitonic sort: bucket_histogram", from_keys, list, pool, flip);
   }
 
   // Bucket starts and fates of every segment (level 0 is one segment: one block plans it).
@@ -232,25 +223,24 @@ struct bucket_sorter {
                   const counter_pool& pool, const counter_pool& next_pool,
                   const partition_grids& grids) const {
     const int in_alternate = level % 2 == 1 ? 1 : 0;
-    plan_buckets<Shape, narrow_plan_buckets_per_thread>
-        <<<level == 0 ? 1 : grids.narrow_plan, partition_threads, 0, stream>>>(
-            list, next, pool, next_pool, work.units, in_alternate);
-    detail::check_launch("bucket_bitonic sort: plan_buckets");
-    if constexpr (Shape::buckets_per_thread > 1) {
-      plan_buckets<Shape, Shape::buckets_per_thread>
-          <<<level == 0 ? 1 : grids.wide_plan, partition_threads, 0, stream>>>(
-              list, next, pool, next_pool, work.units, in_alternate);
-      detail::check_launch("bucket_bitonic sort: plan_buckets (wide)");
-    }
+    launch_dependent(plan_buckets<Shape, narrow_plan_buckets_per_thread>,
+                     level == 0 ? 1u : grids.narrow_plan, partition_threads, 0, stream,
+                     "bucket_bitonic sort: plan_buckets", list, next, pool, next_pool,
+                     work.units, in_alternate);
+    if constexpr (Shape::buckets_per_thread > 1)
+      launch_dependent(plan_buckets<Shape, Shape::buckets_per_thread>,
+                       level == 0 ? 1u : grids.wide_plan, partition_threads, 0, stream,
+                       "bucket_bitonic sort: plan_buckets (wide)", list, next, pool, next_pool,
+                       work.units, in_alternate);
   }
 
   // Every unit of every level, in one launch.
   void sort_all_units() const {
     const unsigned grid =
         resident_grid<sort_units<Shape, Key, Value>, Shape::sort_threads>(plan.most_unit_tiles);
-    sort_units<Shape><<<grid, Shape::sort_threads, 0, stream>>>(
-        keys, work.alternate_keys, values, work.alternate_values, work.units, flip);
-    detail::check_launch("bucket_bitonic sort: sort_units");
+    launch_dependent(sort_units<Shape, Key, Value>, grid, Shape::sort_threads, 0, stream,
+                     "bucket_bitonic sort: sort_units", keys, work.alternate_keys, values,
+                     work.alternate_values, work.units, flip);
   }
 };
 
