@@ -1,13 +1,15 @@
 // Block-wide bitonic sort of one tile of words held in registers (K. E. Batcher, "Sorting
 // networks and their applications", 1968): how the bucket + bitonic backend sorts a unit.
-// The words are unsigned integers, or 64-bit words tagged with a position (tagged_word), so
-// every compare-exchange is a min and a max of numbers: no comparator, no direction.
+// The words are unsigned integers (a key's ordered bits, or its bits and its position packed
+// into 64), or 64-bit bits beside a position (tagged_word), so every compare-exchange is a
+// min and a max of numbers: no comparator, no direction.
 // Thread t holds tile positions t * Items + i, i < Items. Level k = 2, 4, ..., tile sorts
 // every block of k positions ascending: its first step pairs p with its mirror p ^ (k - 1)
 // (the two sorted halves, one read backwards, form a bitonic sequence), the following steps
-// pair p with p ^ j for j = k/4, ..., 1. Every compare-exchange is ascending (the smaller key
-// word to the lower position), so none needs a direction. A step whose partner differs from p in
-//   bits below Items          has both keys in one thread's registers;
+// pair p with p ^ j for j = k/4, ..., 1. Every compare-exchange is ascending (the smaller
+// word to the lower position), so none needs a direction. A step whose partner differs from
+// p in
+//   bits below Items          has both words in one thread's registers;
 //   bits below 32 * Items     has them in two lanes of one warp: exchanged with shuffles;
 //   higher bits               has them in two warps: exchanged through shared memory.
 #pragma once
@@ -68,7 +70,8 @@ __device__ __forceinline__ T shuffle_xor(const T& value, int lane_mask) {
 }
 
 __device__ __forceinline__ tagged_word shuffle_xor(const tagged_word& word, int lane_mask) {
-  return {shuffle_xor(word.bits, lane_mask), __shfl_xor_sync(0xffffffffu, word.position, lane_mask)};
+  return {shuffle_xor(word.bits, lane_mask),
+          __shfl_xor_sync(0xffffffffu, word.position, lane_mask)};
 }
 
 // Shared memory for a tile of words (the exchanges between warps, and staging the sorted
