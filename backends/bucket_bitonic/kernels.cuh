@@ -788,17 +788,19 @@ struct unit_storage {
 
 // The smallest and largest of the block's wide bits (`valid` false: left out); every thread
 // must call it, and gets both.
-template <int Threads, int Items, class Storage>
-__device__ __forceinline__ void unit_span(const std::uint64_t (&bits)[Items],
-                                          const bool (&valid)[Items], Storage& shared,
-                                          std::uint64_t& smallest, std::uint64_t& largest) {
+// (Bits: any unsigned type of 64 bits that radix traits name, unsigned long long too.)
+template <int Threads, int Items, class Bits, class Storage>
+__device__ __forceinline__ void unit_span(const Bits (&bits)[Items], const bool (&valid)[Items],
+                                          Storage& shared, std::uint64_t& smallest,
+                                          std::uint64_t& largest) {
   smallest = ~std::uint64_t(0);
   largest = 0;
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     if (!valid[i]) continue;
-    smallest = bits[i] < smallest ? bits[i] : smallest;
-    largest = bits[i] > largest ? bits[i] : largest;
+    const std::uint64_t word = bits[i];
+    smallest = word < smallest ? word : smallest;
+    largest = word > largest ? word : largest;
   }
 #pragma unroll
   for (int lanes = 16; lanes > 0; lanes /= 2) {
@@ -909,7 +911,7 @@ __device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys
       tagged_word words[Items];
 #pragma unroll
       for (int i = 0; i < Items; ++i)
-        words[i] = tagged_word{bits[i], unsigned(striped_index<Threads>(i))};
+        words[i] = tagged_word{std::uint64_t(bits[i]), unsigned(striped_index<Threads>(i))};
       sort_and_stage<Threads, Items>(words, shared.tagged);
       gather_unit<Threads, Items>(in_keys, out_keys, in_values, out_values, count,
                                   shared.tagged,

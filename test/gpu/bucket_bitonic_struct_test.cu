@@ -27,6 +27,23 @@ struct gpusort::radix_key_traits<gpusort::test::reading>
     : gpusort::radix_members<&gpusort::test::reading::station, &gpusort::test::reading::level> {};
 
 namespace gpusort::test {
+// A key whose traits name unsigned long long as its bits (another type than std::uint64_t
+// where that is unsigned long): the sort units' 64-bit words take either.
+struct ticket {
+  unsigned long long number;
+};
+}  // namespace gpusort::test
+
+template <>
+struct gpusort::radix_key_traits<gpusort::test::ticket> {
+  using bits_type = unsigned long long;
+  static constexpr int bits = 64;
+  __host__ __device__ static bits_type sort_bits(const gpusort::test::ticket& key) {
+    return key.number;
+  }
+};
+
+namespace gpusort::test {
 namespace {
 
 class BucketBitonicUserKey : public GpuTest {};
@@ -67,6 +84,22 @@ TEST_F(BucketBitonicUserKey, SortsByTheNamedMembersBothWays) {
       expect_sorts_pairs_by<false>(gpusort::bucket_bitonic, readings, gpusort::greater<>{},
                                    by_station_then_level_descending, guarantee::unstable);
     }
+    if (HasFailure()) return;
+  }
+}
+
+bool by_number(const ticket& a, const ticket& b) { return a.number < b.number; }
+
+TEST_F(BucketBitonicUserKey, SortsAKeyWhoseBitsAreUnsignedLongLong) {
+  for (std::size_t n : capped({2, 2049, 100003})) {
+    SCOPED_TRACE(describe(n, distribution::uniform, "ascending", n, sizeof(ticket)));
+    std::mt19937_64 rng(n);
+    std::vector<ticket> tickets(n);
+    for (ticket& t : tickets) t.number = rng() % 1000000007ull * 18446744073ull;
+    expect_sorts_keys_by<false>(gpusort::bucket_bitonic, tickets, gpusort::less<>{}, by_number,
+                                guarantee::unstable);
+    expect_sorts_pairs_by<false>(gpusort::bucket_bitonic, tickets, gpusort::less<>{}, by_number,
+                                 guarantee::unstable);
     if (HasFailure()) return;
   }
 }
