@@ -34,7 +34,6 @@ struct tagged_word {
   unsigned position;
 };
 
-__device__ __forceinline__ bool word_less(std::uint32_t a, std::uint32_t b) { return a < b; }
 __device__ __forceinline__ bool word_less(std::uint64_t a, std::uint64_t b) { return a < b; }
 __device__ __forceinline__ bool word_less(const tagged_word& a, const tagged_word& b) {
   // Bitwise & and |, not && and ||: no branches.
