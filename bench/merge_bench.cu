@@ -3,8 +3,9 @@
 // describes (all sort the work buffers in place).
 //
 // Names: <op>/<backend>/<type>/uniform/<n>, n = 2^10, 2^11, ..., 2^28 (every power, since
-// the number of merge passes changes with each doubling; up to --gpusort_max_log2) and 3000
-// and 4608 (the band of one block of 512 x 9 keys, between 2^11 and 2^13), for
+// the number of merge passes changes with each doubling; up to --gpusort_max_log2) and 3000,
+// 4608 and 6000 (the bands of one block of 512 x 9 and 512 x 13 keys, between 2^11 and
+// 2^13), for
 //   sort/<backend>/u32/uniform/<n>                     gpusort::less<>
 //   sort/<backend>/f64/uniform/<n>                     gpusort::less<>
 //   sort/<backend>/s16/uniform/<n>                     major_minor_less
@@ -100,7 +101,7 @@ void register_merge_type(bench_context& context, int max_log2, const sort_row (&
   using merge_case =
       sort_case<Key, Value, cub_merge_sorter<Key, Value, Compare, Stable, HostOrder>>;
   using cached = verified_case<merge_case, gpusort::merge>;
-  std::vector<std::size_t> sizes = {3000, 4608};
+  std::vector<std::size_t> sizes = {3000, 4608, 6000};
   for (int log2 = merge_min_log2; log2 <= std::min(max_log2, merge_max_log2); ++log2)
     sizes.push_back(std::size_t(1) << log2);
   std::sort(sizes.begin(), sizes.end());

@@ -122,12 +122,16 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   using one_block = one_block_shape<Tuning, Key>;
   if (n < 2) return;
 
-  // Small enough for one block (of either one-block shape): one launch, in place, no
+  // Small enough for one block (of any of the one-block shapes): one launch, in place, no
   // temporary storage.
   if (sort_in_one_block<one_block>(request, "merge sort: sort_tiles (one block)")) return;
   if constexpr (has_large_one_block<Tuning, Key>())
     if (sort_in_one_block<large_one_block_shape<Tuning, Key>>(
             request, "merge sort: sort_tiles (one block, more keys each)"))
+      return;
+  if constexpr (has_larger_one_block<Tuning, Key>())
+    if (sort_in_one_block<larger_one_block_shape<Tuning, Key>>(
+            request, "merge sort: sort_tiles (one block, the most keys each)"))
       return;
   // A few tiles: one cluster (sm_90), no merge passes.
   if (sort_in_one_cluster<Tuning>(request)) return;

@@ -115,6 +115,38 @@ constexpr bool has_large_one_block() {
            one_block_shape<Tuning, Key>::tile_items;
 }
 
+// The shape of a sort that one block does whole past both: as many threads,
+// Tuning's one_block_larger_items_per_thread keys each in one_block_larger_exchange_bytes of
+// shared memory (fewer keys where they do not fit).
+template <class Tuning>
+struct larger_one_block_tuning {
+  static constexpr auto knobs = [] {
+    auto k = one_block_tuning<Tuning>::knobs;
+    k.tile_items_per_thread = k.one_block_larger_items_per_thread;
+    k.exchange_bytes = k.one_block_larger_exchange_bytes;
+    return k;
+  }();
+};
+
+template <class Tuning, class Key>
+using larger_one_block_shape = merge_shape<larger_one_block_tuning<Tuning>, Key>;
+
+// Whether Tuning has such a shape for Key, and it holds more keys than the shapes before it.
+template <class Tuning, class Key>
+constexpr bool has_larger_one_block() {
+  constexpr auto& knobs = Tuning::knobs;
+  if constexpr (!one_block_fits<Tuning, Key> || knobs.one_block_larger_items_per_thread <= 0 ||
+                knobs.one_block_larger_exchange_bytes /
+                        (bitonic_bytes_per_item<Key> * knobs.one_block_threads) < 1)
+    return false;
+  else if constexpr (has_large_one_block<Tuning, Key>())
+    return larger_one_block_shape<Tuning, Key>::tile_items >
+           large_one_block_shape<Tuning, Key>::tile_items;
+  else
+    return larger_one_block_shape<Tuning, Key>::tile_items >
+           one_block_shape<Tuning, Key>::tile_items;
+}
+
 // The tile shape for inputs of at least Tuning's wide_tile_from_tiles wide tiles: Tuning's
 // wide_tile knobs as its tile where that holds more of a key than the ordinary tile, else the
 // ordinary tile (keys too wide for that many threads). Merge passes keep Tuning's own shape.

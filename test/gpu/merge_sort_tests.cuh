@@ -30,6 +30,16 @@
 
 namespace gpusort::test {
 
+// The keys one block of Shape sorts where Key has that shape (Has; not instantiated where it
+// cannot fit), else those of the one-block shape.
+template <class Key, template <class, class> class Shape, bool Has>
+std::size_t one_block_items_where() {
+  if constexpr (Has)
+    return std::size_t(Shape<merge_tuning_sm90, Key>::tile_items);
+  else
+    return std::size_t(backends::merge::one_block_shape<merge_tuning_sm90, Key>::tile_items);
+}
+
 // Tiny sizes; powers of two and one off them; one below, at and above the largest sort one
 // block does whole (of each one-block shape), one tile, two tiles, three tiles (an odd count of cluster blocks) and the
 // most tiles one cluster sorts (sm_90) of Key's shapes (merge_tuning_sm90, which every GPU
@@ -41,17 +51,14 @@ std::vector<std::size_t> merge_sizes() {
   using shape = backends::merge::merge_shape<tuning, Key>;
   using one_block = backends::merge::one_block_shape<tuning, Key>;
   using wide = backends::merge::wide_tile_shape<tuning, Key>;
-  // The large one-block shape where Key has one (not instantiated where it cannot fit).
-  const std::size_t large_one_block_items = [] {
-    if constexpr (backends::merge::has_large_one_block<tuning, Key>())
-      return std::size_t(backends::merge::large_one_block_shape<tuning, Key>::tile_items);
-    else
-      return std::size_t(one_block::tile_items);
-  }();
   std::vector<std::size_t> sizes{0, 1, 2, 3, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
                                  4097, 8191, 8192, 8193, 1009, 65521, 999983};
   for (std::size_t boundary :
-       {std::size_t(one_block::tile_items), large_one_block_items,
+       {std::size_t(one_block::tile_items),
+        one_block_items_where<Key, backends::merge::large_one_block_shape,
+                              backends::merge::has_large_one_block<tuning, Key>()>(),
+        one_block_items_where<Key, backends::merge::larger_one_block_shape,
+                              backends::merge::has_larger_one_block<tuning, Key>()>(),
         std::size_t(shape::tile_items),
         2 * std::size_t(shape::tile_items), 3 * std::size_t(shape::tile_items),
         std::size_t(tuning::knobs.cluster_most_blocks) * std::size_t(shape::tile_items),

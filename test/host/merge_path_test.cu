@@ -232,6 +232,54 @@ TEST(MergeTile, TheLargeOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_FALSE((merge::has_large_one_block<no_large_one_block, std::uint32_t>()));
 }
 
+struct no_larger_one_block {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    auto k = gpusort::merge_tuning_sm90::knobs;
+    k.one_block_larger_items_per_thread = 0;
+    return k;
+  }();
+};
+struct larger_one_block_only {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    auto k = gpusort::merge_tuning_sm90::knobs;
+    k.one_block_large_items_per_thread = 0;
+    return k;
+  }();
+};
+
+// Past the large one-block shape, one block of 512 x 13 keys in 62 KB (wider keys: what fits,
+// an odd count), within the shared memory every GPU lets a block have; none where it would
+// hold no more keys than the shapes before it.
+TEST(MergeTile, TheLargerOneBlockShapeHoldsMoreKeysWhereItFits) {
+  using tuning = gpusort::merge_tuning_sm90;
+  using u32_larger = merge::larger_one_block_shape<tuning, std::uint32_t>;
+  using f64_larger = merge::larger_one_block_shape<tuning, double>;
+  EXPECT_TRUE((merge::has_larger_one_block<tuning, std::uint32_t>()));
+  EXPECT_TRUE((merge::has_larger_one_block<tuning, double>()));
+  EXPECT_EQ(u32_larger::tile_threads, 512);
+  EXPECT_EQ(u32_larger::tile_items, 512 * 13);
+  EXPECT_EQ(f64_larger::tile_items, 512 * 11);
+  EXPECT_GT(u32_larger::tile_items, (merge::large_one_block_shape<tuning, std::uint32_t>::tile_items));
+  expect_tile_fits<u32_larger, std::uint32_t>(std::size_t(gpusort::backends::every_gpu_shared_bytes));
+  expect_tile_fits<f64_larger, double>(std::size_t(gpusort::backends::every_gpu_shared_bytes));
+  struct sixteen_bytes {
+    std::uint32_t major;
+    float minor;
+    std::uint64_t id;
+  };
+  struct big_key {
+    char bytes[150];
+  };
+  // A 16-byte key: 512 x 5 in 62 KB, where 40 KB held 512 x 3 (and no large shape).
+  EXPECT_TRUE((merge::has_larger_one_block<tuning, sixteen_bytes>()));
+  EXPECT_EQ((merge::larger_one_block_shape<tuning, sixteen_bytes>::tile_items), 512 * 5);
+  EXPECT_EQ((merge::one_block_shape<tuning, sixteen_bytes>::tile_items), 512 * 3);
+  EXPECT_FALSE((merge::has_larger_one_block<tuning, big_key>()));
+  EXPECT_FALSE((merge::has_larger_one_block<no_larger_one_block, std::uint32_t>()));
+  // Without the large shape it follows the one-block shape.
+  EXPECT_TRUE((merge::has_larger_one_block<larger_one_block_only, std::uint32_t>()));
+}
+
 // Items per thread that had to shrink are odd (no padding, no bank conflicts).
 TEST(MergeTile, ItemsThatHadToShrinkAreOdd) {
   EXPECT_EQ(merge::items_that_fit(17, 40), 17);
