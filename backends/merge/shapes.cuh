@@ -131,20 +131,31 @@ struct larger_one_block_tuning {
 template <class Tuning, class Key>
 using larger_one_block_shape = merge_shape<larger_one_block_tuning<Tuning>, Key>;
 
-// Whether Tuning has such a shape for Key, and it holds more keys than the shapes before it.
+// The most keys the one-block shapes before it hold.
+template <class Tuning, class Key>
+constexpr int largest_one_block_before_larger() {
+  if constexpr (has_large_one_block<Tuning, Key>())
+    return large_one_block_shape<Tuning, Key>::tile_items;
+  else
+    return one_block_shape<Tuning, Key>::tile_items;
+}
+
+// Whether Tuning has such a shape for Key: one that holds more keys than the shapes before
+// it, with no more keys per thread than the ordinary tile. Its rival is a cluster of two
+// ordinary tiles, whose merge levels are chains of that many dependent loads; with longer
+// chains (8-byte keys: 512 x 11 against 256 x 9) one block lost to two full tiles.
 template <class Tuning, class Key>
 constexpr bool has_larger_one_block() {
   constexpr auto& knobs = Tuning::knobs;
   if constexpr (!one_block_fits<Tuning, Key> || knobs.one_block_larger_items_per_thread <= 0 ||
                 knobs.one_block_larger_exchange_bytes /
-                        (bitonic_bytes_per_item<Key> * knobs.one_block_threads) < 1)
+                        (bitonic_bytes_per_item<Key> * knobs.one_block_threads) < 1) {
     return false;
-  else if constexpr (has_large_one_block<Tuning, Key>())
-    return larger_one_block_shape<Tuning, Key>::tile_items >
-           large_one_block_shape<Tuning, Key>::tile_items;
-  else
-    return larger_one_block_shape<Tuning, Key>::tile_items >
-           one_block_shape<Tuning, Key>::tile_items;
+  } else {
+    using larger = larger_one_block_shape<Tuning, Key>;
+    return larger::tile_items > largest_one_block_before_larger<Tuning, Key>() &&
+           larger::tile_items_per_thread <= merge_shape<Tuning, Key>::tile_items_per_thread;
+  }
 }
 
 // The tile shape for inputs of at least Tuning's wide_tile_from_tiles wide tiles: Tuning's

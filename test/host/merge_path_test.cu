@@ -249,19 +249,19 @@ struct larger_one_block_only {
 
 // Past the large one-block shape, one block of 512 x 13 keys in 62 KB (wider keys: what fits,
 // an odd count), within the shared memory every GPU lets a block have; none where it would
-// hold no more keys than the shapes before it.
+// hold no more keys than the shapes before it, or more keys per thread than the tile.
 TEST(MergeTile, TheLargerOneBlockShapeHoldsMoreKeysWhereItFits) {
   using tuning = gpusort::merge_tuning_sm90;
   using u32_larger = merge::larger_one_block_shape<tuning, std::uint32_t>;
-  using f64_larger = merge::larger_one_block_shape<tuning, double>;
   EXPECT_TRUE((merge::has_larger_one_block<tuning, std::uint32_t>()));
-  EXPECT_TRUE((merge::has_larger_one_block<tuning, double>()));
   EXPECT_EQ(u32_larger::tile_threads, 512);
   EXPECT_EQ(u32_larger::tile_items, 512 * 13);
-  EXPECT_EQ(f64_larger::tile_items, 512 * 11);
   EXPECT_GT(u32_larger::tile_items, (merge::large_one_block_shape<tuning, std::uint32_t>::tile_items));
   expect_tile_fits<u32_larger, std::uint32_t>(std::size_t(gpusort::backends::every_gpu_shared_bytes));
-  expect_tile_fits<f64_larger, double>(std::size_t(gpusort::backends::every_gpu_shared_bytes));
+  // 8-byte keys would get 512 x 11, more keys per thread than their tile's 9: none.
+  EXPECT_EQ((merge::larger_one_block_shape<tuning, double>::tile_items_per_thread), 11);
+  EXPECT_FALSE((merge::has_larger_one_block<tuning, double>()));
+  EXPECT_FALSE((merge::has_larger_one_block<tuning, std::uint64_t>()));
   struct sixteen_bytes {
     std::uint32_t major;
     float minor;
