@@ -90,19 +90,24 @@ using one_block_shape = std::conditional_t<one_block_fits<Tuning, Key>,
                                            merge_shape<one_block_tuning<Tuning>, Key>,
                                            merge_shape<Tuning, Key>>;
 
-// The shape of a sort that one block does whole just past the one-block shape: as many
-// threads, Tuning's one_block_large_items_per_thread keys each (fewer where they do not fit).
-template <class Tuning>
-struct large_one_block_tuning {
+// The one-block sort's block with ItemsPerThread keys each in ExchangeBytes of shared memory.
+template <class Tuning, int ItemsPerThread, int ExchangeBytes>
+struct one_block_tuning_with {
   static constexpr auto knobs = [] {
     auto k = one_block_tuning<Tuning>::knobs;
-    k.tile_items_per_thread = k.one_block_large_items_per_thread;
+    k.tile_items_per_thread = ItemsPerThread;
+    k.exchange_bytes = ExchangeBytes;
     return k;
   }();
 };
 
+// The shape of a sort that one block does whole just past the one-block shape: as many
+// threads, Tuning's one_block_large_items_per_thread keys each (fewer where they do not fit).
 template <class Tuning, class Key>
-using large_one_block_shape = merge_shape<large_one_block_tuning<Tuning>, Key>;
+using large_one_block_shape =
+    merge_shape<one_block_tuning_with<Tuning, Tuning::knobs.one_block_large_items_per_thread,
+                                      Tuning::knobs.exchange_bytes>,
+                Key>;
 
 // Whether Tuning has such a shape for Key, and it holds more keys than the one-block shape.
 template <class Tuning, class Key>
@@ -118,18 +123,11 @@ constexpr bool has_large_one_block() {
 // The shape of a sort that one block does whole past both: as many threads,
 // Tuning's one_block_larger_items_per_thread keys each in one_block_larger_exchange_bytes of
 // shared memory (fewer keys where they do not fit).
-template <class Tuning>
-struct larger_one_block_tuning {
-  static constexpr auto knobs = [] {
-    auto k = one_block_tuning<Tuning>::knobs;
-    k.tile_items_per_thread = k.one_block_larger_items_per_thread;
-    k.exchange_bytes = k.one_block_larger_exchange_bytes;
-    return k;
-  }();
-};
-
 template <class Tuning, class Key>
-using larger_one_block_shape = merge_shape<larger_one_block_tuning<Tuning>, Key>;
+using larger_one_block_shape =
+    merge_shape<one_block_tuning_with<Tuning, Tuning::knobs.one_block_larger_items_per_thread,
+                                      Tuning::knobs.one_block_larger_exchange_bytes>,
+                Key>;
 
 // The most keys the one-block shapes before it hold.
 template <class Tuning, class Key>

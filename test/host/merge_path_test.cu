@@ -201,13 +201,17 @@ void expect_consistent_shape() {
   EXPECT_LE(sizeof(merge::merge_storage<shape::merge_threads, shape::chunk_items, Key, true>), 48u * 1024);
 }
 
-struct no_large_one_block {
+// merge_tuning_sm90 with the large and larger one-block shapes' keys per thread (0: none).
+template <int LargeItems, int LargerItems>
+struct one_block_items {
   static constexpr gpusort::merge_knobs knobs = [] {
     auto k = gpusort::merge_tuning_sm90::knobs;
-    k.one_block_large_items_per_thread = 0;
+    k.one_block_large_items_per_thread = LargeItems;
+    k.one_block_larger_items_per_thread = LargerItems;
     return k;
   }();
 };
+using no_large_one_block = one_block_items<0, 13>;
 
 // Past the one-block sort, one block of 512 x 9 keys (8-byte keys: 512 x 7, what fits), in
 // the shared memory every GPU has; none where it would hold no more keys (the 16-byte struct).
@@ -231,21 +235,6 @@ TEST(MergeTile, TheLargeOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_FALSE((merge::has_large_one_block<tuning, sixteen_bytes>()));
   EXPECT_FALSE((merge::has_large_one_block<no_large_one_block, std::uint32_t>()));
 }
-
-struct no_larger_one_block {
-  static constexpr gpusort::merge_knobs knobs = [] {
-    auto k = gpusort::merge_tuning_sm90::knobs;
-    k.one_block_larger_items_per_thread = 0;
-    return k;
-  }();
-};
-struct larger_one_block_only {
-  static constexpr gpusort::merge_knobs knobs = [] {
-    auto k = gpusort::merge_tuning_sm90::knobs;
-    k.one_block_large_items_per_thread = 0;
-    return k;
-  }();
-};
 
 // Past the large one-block shape, one block of 512 x 13 keys in 62 KB (wider keys: what fits,
 // an odd count), within the shared memory every GPU lets a block have; none where it would
@@ -275,9 +264,9 @@ TEST(MergeTile, TheLargerOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_EQ((merge::larger_one_block_shape<tuning, sixteen_bytes>::tile_items), 512 * 5);
   EXPECT_EQ((merge::one_block_shape<tuning, sixteen_bytes>::tile_items), 512 * 3);
   EXPECT_FALSE((merge::has_larger_one_block<tuning, big_key>()));
-  EXPECT_FALSE((merge::has_larger_one_block<no_larger_one_block, std::uint32_t>()));
+  EXPECT_FALSE((merge::has_larger_one_block<one_block_items<9, 0>, std::uint32_t>()));
   // Without the large shape it follows the one-block shape.
-  EXPECT_TRUE((merge::has_larger_one_block<larger_one_block_only, std::uint32_t>()));
+  EXPECT_TRUE((merge::has_larger_one_block<no_large_one_block, std::uint32_t>()));
 }
 
 // Items per thread that had to shrink are odd (no padding, no bank conflicts).
