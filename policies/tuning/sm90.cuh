@@ -208,8 +208,8 @@ struct merge_tuning_sm90 final {
     // keys it loses to 512 x 5, and 512 x 7 or x 11 each win only part of the band
     // (bench/results/NOTES.md).
     k.one_block_large_items_per_thread = 9;
-    // A sort of at most 512 x 13 keys but more than that: one block of 512 x 13 in dynamic
-    // shared memory rather than a cluster of two tiles. Ratio to CUB's merge sort, H100 /
+    // A sort of at most 512 x 13 keys but more than 512 x 9: one block of 512 x 13 in
+    // dynamic shared memory rather than a cluster of two tiles. Ratio to CUB's merge sort, H100 /
     // H200, 5000-6656 keys, before -> after: u32 0.94-0.99 / 0.95-0.99 -> 1.15-1.22 /
     // 1.12-1.20, u32 + u32 1.00-1.03 / 0.99-1.03 -> 1.07-1.16 / 1.05-1.15. Not for 8-byte
     // keys (512 x 11 in 62 KB, more keys per thread than their tile: f64 at 4608 keys 1.09 ->
