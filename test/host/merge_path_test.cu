@@ -211,7 +211,11 @@ struct one_block_items {
     return k;
   }();
 };
-using no_large_one_block = one_block_items<0, 13>;
+inline constexpr int sm90_large_items =
+    gpusort::merge_tuning_sm90::knobs.one_block_large_items_per_thread;
+inline constexpr int sm90_larger_items =
+    gpusort::merge_tuning_sm90::knobs.one_block_larger_items_per_thread;
+using no_large_one_block = one_block_items<0, sm90_larger_items>;
 
 // Past the one-block sort, one block of 512 x 9 keys (8-byte keys: 512 x 7, what fits), in
 // the shared memory every GPU has; none where it would hold no more keys (the 16-byte struct).
@@ -264,7 +268,7 @@ TEST(MergeTile, TheLargerOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_EQ((merge::larger_one_block_shape<tuning, sixteen_bytes>::tile_items), 512 * 5);
   EXPECT_EQ((merge::one_block_shape<tuning, sixteen_bytes>::tile_items), 512 * 3);
   EXPECT_FALSE((merge::has_larger_one_block<tuning, big_key>()));
-  EXPECT_FALSE((merge::has_larger_one_block<one_block_items<9, 0>, std::uint32_t>()));
+  EXPECT_FALSE((merge::has_larger_one_block<one_block_items<sm90_large_items, 0>, std::uint32_t>()));
   // Without the large shape it follows the one-block shape.
   EXPECT_TRUE((merge::has_larger_one_block<no_large_one_block, std::uint32_t>()));
 }
