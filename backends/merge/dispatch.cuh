@@ -133,6 +133,10 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
     if (sort_in_one_block<larger_one_block_shape<Tuning, Key>>(
             request, "merge sort: sort_tiles (one block, the most keys each)"))
       return;
+  if constexpr (!has_values_v<Value> && has_keys_only_one_block<Tuning, Key>())
+    if (sort_in_one_block<keys_only_one_block_shape<Tuning, Key>>(
+            request, "merge sort: sort_tiles (one block, keys only)"))
+      return;
   // A few tiles: one cluster (sm_90), no merge passes.
   if (sort_in_one_cluster<Tuning>(request)) return;
   // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles.

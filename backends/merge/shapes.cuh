@@ -138,22 +138,51 @@ constexpr int largest_one_block_before_larger() {
     return one_block_shape<Tuning, Key>::tile_items;
 }
 
-// Whether Tuning has such a shape for Key: one that holds more keys than the shapes before
-// it, with no more keys per thread than the ordinary tile. Its rival is a cluster of two
+// Whether one block of ItemsPerThread keys each in ExchangeBytes (Tuning's threads) is worth
+// a shape of its own for Key: it holds more than the `before` keys of the shapes tried ahead
+// of it, with no more keys per thread than the ordinary tile. Its rival is a cluster of two
 // ordinary tiles, whose merge levels are chains of that many dependent loads; with longer
 // chains (8-byte keys: 512 x 11 against 256 x 9) one block lost to two full tiles.
+template <class Tuning, class Key, int ItemsPerThread, int ExchangeBytes>
+constexpr bool one_block_holds_more_than(int before) {
+  if constexpr (!one_block_fits<Tuning, Key> || ItemsPerThread <= 0 ||
+                ExchangeBytes / (bitonic_bytes_per_item<Key> * Tuning::knobs.one_block_threads) < 1) {
+    return false;
+  } else {
+    using shape = merge_shape<one_block_tuning_with<Tuning, ItemsPerThread, ExchangeBytes>, Key>;
+    return shape::tile_items > before &&
+           shape::tile_items_per_thread <= merge_shape<Tuning, Key>::tile_items_per_thread;
+  }
+}
+
+// Whether Tuning has the larger shape for Key (one_block_holds_more_than the shapes before it).
 template <class Tuning, class Key>
 constexpr bool has_larger_one_block() {
   constexpr auto& knobs = Tuning::knobs;
-  if constexpr (!one_block_fits<Tuning, Key> || knobs.one_block_larger_items_per_thread <= 0 ||
-                knobs.one_block_larger_exchange_bytes /
-                        (bitonic_bytes_per_item<Key> * knobs.one_block_threads) < 1) {
-    return false;
-  } else {
-    using larger = larger_one_block_shape<Tuning, Key>;
-    return larger::tile_items > largest_one_block_before_larger<Tuning, Key>() &&
-           larger::tile_items_per_thread <= merge_shape<Tuning, Key>::tile_items_per_thread;
-  }
+  return one_block_holds_more_than<Tuning, Key, knobs.one_block_larger_items_per_thread,
+                                   knobs.one_block_larger_exchange_bytes>(
+      largest_one_block_before_larger<Tuning, Key>());
+}
+
+// The shape of a sort of keys without values that one block does whole past all three: as
+// many threads, Tuning's one_block_keys_only_items_per_thread keys each in the larger shape's
+// shared memory. Pairs stay with a cluster of two tiles there (one block of 512 x 17 lost
+// 5-15 % to it, bench/results/NOTES.md).
+template <class Tuning, class Key>
+using keys_only_one_block_shape =
+    merge_shape<one_block_tuning_with<Tuning, Tuning::knobs.one_block_keys_only_items_per_thread,
+                                      Tuning::knobs.one_block_larger_exchange_bytes>,
+                Key>;
+
+// Whether Tuning has that shape for Key (one_block_holds_more_than the shapes before it).
+template <class Tuning, class Key>
+constexpr bool has_keys_only_one_block() {
+  constexpr auto& knobs = Tuning::knobs;
+  int before = largest_one_block_before_larger<Tuning, Key>();
+  if constexpr (has_larger_one_block<Tuning, Key>())
+    before = larger_one_block_shape<Tuning, Key>::tile_items;
+  return one_block_holds_more_than<Tuning, Key, knobs.one_block_keys_only_items_per_thread,
+                                   knobs.one_block_larger_exchange_bytes>(before);
 }
 
 // The tile shape for inputs of at least Tuning's wide_tile_from_tiles wide tiles: Tuning's

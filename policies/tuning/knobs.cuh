@@ -117,6 +117,9 @@ struct merge_knobs {
                                              // threads, this many keys each (0: none)
   int one_block_larger_items_per_thread = 0;  // and past that: as many threads, this many
   int one_block_larger_exchange_bytes = 0;    // keys each in this much shared memory (0: none)
+  int one_block_keys_only_items_per_thread = 0;  // keys without values past that: as many
+                                                 // threads, this many keys each in that
+                                                 // shared memory (0: none)
   int cluster_most_blocks = 0;     // a sort of 2 to this many ordinary tiles: one cluster of
                                    // that many blocks (sm_90; 0: never; more than 8: where the
                                    // GPU allows)

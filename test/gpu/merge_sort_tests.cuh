@@ -41,7 +41,7 @@ std::size_t one_block_items_where() {
 }
 
 // Tiny sizes; powers of two and one off them; one below, at and above the largest sort one
-// block does whole (of each one-block shape), one tile, two tiles, three tiles (an odd count of cluster blocks) and the
+// block does whole (of each one-block shape; the keys-only one for pairs too), one tile, two tiles, three tiles (an odd count of cluster blocks) and the
 // most tiles one cluster sorts (sm_90) of Key's shapes (merge_tuning_sm90, which every GPU
 // runs) and the smallest input sorted in wide tiles; primes, so no tile or merge level comes
 // out even.
@@ -59,6 +59,8 @@ std::vector<std::size_t> merge_sizes() {
                               backends::merge::has_large_one_block<tuning, Key>()>(),
         one_block_items_where<Key, backends::merge::larger_one_block_shape,
                               backends::merge::has_larger_one_block<tuning, Key>()>(),
+        one_block_items_where<Key, backends::merge::keys_only_one_block_shape,
+                              backends::merge::has_keys_only_one_block<tuning, Key>()>(),
         std::size_t(shape::tile_items),
         2 * std::size_t(shape::tile_items), 3 * std::size_t(shape::tile_items),
         std::size_t(tuning::knobs.cluster_most_blocks) * std::size_t(shape::tile_items),

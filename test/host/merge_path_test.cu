@@ -217,6 +217,16 @@ inline constexpr int sm90_larger_items =
     gpusort::merge_tuning_sm90::knobs.one_block_larger_items_per_thread;
 using no_large_one_block = one_block_items<0, sm90_larger_items>;
 
+// merge_tuning_sm90 with the keys-only one-block shape's keys per thread (0: none).
+template <int KeysOnlyItems>
+struct one_block_keys_only_items {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    auto k = gpusort::merge_tuning_sm90::knobs;
+    k.one_block_keys_only_items_per_thread = KeysOnlyItems;
+    return k;
+  }();
+};
+
 // Past the one-block sort, one block of 512 x 9 keys (8-byte keys: 512 x 7, what fits), in
 // the shared memory every GPU has; none where it would hold no more keys (the 16-byte struct).
 TEST(MergeTile, TheLargeOneBlockShapeHoldsMoreKeysWhereItFits) {
@@ -271,6 +281,38 @@ TEST(MergeTile, TheLargerOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_FALSE((merge::has_larger_one_block<one_block_items<sm90_large_items, 0>, std::uint32_t>()));
   // Without the large shape it follows the one-block shape.
   EXPECT_TRUE((merge::has_larger_one_block<no_large_one_block, std::uint32_t>()));
+}
+
+// Keys without values past the larger shape: one block of 512 x 17 in the same 62 KB, where
+// that holds more keys than the shapes before it with no more keys per thread than the tile:
+// 4-byte keys, not 8-byte ones (512 x 11 against a tile of 256 x 9) nor the 16-byte struct
+// (512 x 5, no more than the larger shape).
+TEST(MergeTile, TheKeysOnlyOneBlockShapeHoldsMoreKeysWhereItFits) {
+  using tuning = gpusort::merge_tuning_sm90;
+  using u32_keys_only = merge::keys_only_one_block_shape<tuning, std::uint32_t>;
+  EXPECT_TRUE((merge::has_keys_only_one_block<tuning, std::uint32_t>()));
+  EXPECT_TRUE((merge::has_keys_only_one_block<tuning, float>()));
+  EXPECT_EQ(u32_keys_only::tile_threads, 512);
+  EXPECT_EQ(u32_keys_only::tile_items,
+            512 * gpusort::merge_tuning_sm90::knobs.one_block_keys_only_items_per_thread);
+  EXPECT_GT(u32_keys_only::tile_items,
+            (merge::larger_one_block_shape<tuning, std::uint32_t>::tile_items));
+  EXPECT_LE(u32_keys_only::tile_items_per_thread,
+            (merge::merge_shape<tuning, std::uint32_t>::tile_items_per_thread));
+  expect_tile_fits<u32_keys_only, std::uint32_t>(
+      std::size_t(gpusort::backends::every_gpu_shared_bytes));
+  EXPECT_FALSE((merge::has_keys_only_one_block<tuning, double>()));
+  EXPECT_FALSE((merge::has_keys_only_one_block<tuning, std::uint64_t>()));
+  struct sixteen_bytes {
+    std::uint32_t major;
+    float minor;
+    std::uint64_t id;
+  };
+  EXPECT_FALSE((merge::has_keys_only_one_block<tuning, sixteen_bytes>()));
+  EXPECT_FALSE((merge::has_keys_only_one_block<one_block_keys_only_items<0>, std::uint32_t>()));
+  // Without the larger shape it follows the shapes before that.
+  using no_larger_one_block = one_block_items<sm90_large_items, 0>;
+  EXPECT_TRUE((merge::has_keys_only_one_block<no_larger_one_block, std::uint32_t>()));
 }
 
 // Items per thread that had to shrink are odd (no padding, no bank conflicts).
