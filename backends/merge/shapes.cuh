@@ -164,22 +164,13 @@ constexpr bool has_larger_one_block() {
       largest_one_block_before_larger<Tuning, Key>());
 }
 
-// Tuning's one_block_keys_only_items_per_thread, at most the ordinary tile's keys per thread.
-template <class Tuning, class Key>
-constexpr int keys_only_one_block_items() {
-  constexpr int wanted = Tuning::knobs.one_block_keys_only_items_per_thread;
-  constexpr int tile = merge_shape<Tuning, Key>::tile_items_per_thread;
-  return wanted < tile ? wanted : tile;
-}
-
 // The shape of a sort of keys without values that one block does whole past all three: as
-// many threads, Tuning's one_block_keys_only_items_per_thread keys each (at most the tile's:
-// 8-byte keys 512 x 9) in the larger shape's shared memory. Pairs stay with a cluster of two
-// tiles there (one block of 512 x 17 lost 5-15 % to it for u32 + u32, of 512 x 9 8-12 % for
-// u64 + u32; bench/results/NOTES.md).
+// many threads, Tuning's one_block_keys_only_items_per_thread keys each in the larger shape's
+// shared memory. Pairs stay with a cluster of two tiles there (one block of 512 x 17 lost
+// 5-15 % to it, bench/results/NOTES.md).
 template <class Tuning, class Key>
 using keys_only_one_block_shape =
-    merge_shape<one_block_tuning_with<Tuning, keys_only_one_block_items<Tuning, Key>(),
+    merge_shape<one_block_tuning_with<Tuning, Tuning::knobs.one_block_keys_only_items_per_thread,
                                       Tuning::knobs.one_block_larger_exchange_bytes>,
                 Key>;
 
@@ -190,7 +181,7 @@ constexpr bool has_keys_only_one_block() {
   int before = largest_one_block_before_larger<Tuning, Key>();
   if constexpr (has_larger_one_block<Tuning, Key>())
     before = larger_one_block_shape<Tuning, Key>::tile_items;
-  return one_block_holds_more_than<Tuning, Key, keys_only_one_block_items<Tuning, Key>(),
+  return one_block_holds_more_than<Tuning, Key, knobs.one_block_keys_only_items_per_thread,
                                    knobs.one_block_larger_exchange_bytes>(before);
 }
 

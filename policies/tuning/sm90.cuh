@@ -220,9 +220,7 @@ struct merge_tuning_sm90 final {
     // Keys without values past 512 x 13 (to 512 x 17 = 8704 keys): one block of 512 x 17 in
     // the same 62 KB rather than a cluster of two tiles. Ratio to CUB's merge sort, u32, H100 /
     // H200: 7168-7680 keys 0.90-0.95 / 0.93-0.99 -> 1.00-1.04 / 1.01-1.05, 8192 0.94-0.98 /
-    // 0.94-0.97 -> 1.00-1.03 / 0.98 (scratch timer). 8-byte keys get their tile's 9 each:
-    // 512 x 9 past 512 x 7 (3585-4608 keys), H200 f64 3600-4096 1.05-1.08 -> 1.10-1.14
-    // (bench/results/NOTES.md).
+    // 0.94-0.97 -> 1.00-1.03 / 0.98 (scratch timer, bench/results/NOTES.md).
     k.one_block_keys_only_items_per_thread = 17;
     // A sort of 2 to 16 ordinary tiles (u32: to 69632 keys, 8-byte keys to 36864): one
     // cluster, its blocks merging through distributed shared memory, instead of tile sorts
