@@ -31,8 +31,10 @@ __host__ __device__ constexpr bool ordered_less(const T& a, const T& b) {
   if constexpr (is_half_precision_v<T>) {
     return ordered_less(static_cast<float>(a), static_cast<float>(b));
   } else if constexpr (std::is_floating_point_v<T>) {
-    if (b != b) return a == a;  // b is NaN: everything but a NaN precedes it
-    return a < b;               // a NaN a compares false here, as it must
+    // A NaN a precedes nothing (a == a is false); otherwise a precedes b where a < b or b is
+    // NaN, which is !(a >= b). Two compares, no branch: the comparison sort's inner loops
+    // ran 5-10 % faster on doubles than with a test of b first (bench/results/NOTES.md).
+    return !(a >= b) && a == a;
   } else {
     return a < b;
   }

@@ -101,13 +101,16 @@ struct one_block_tuning_with {
   }();
 };
 
+template <class Tuning, class Key, int ItemsPerThread, int ExchangeBytes>
+using one_block_shape_with =
+    merge_shape<one_block_tuning_with<Tuning, ItemsPerThread, ExchangeBytes>, Key>;
+
 // The shape of a sort that one block does whole just past the one-block shape: as many
 // threads, Tuning's one_block_large_items_per_thread keys each (fewer where they do not fit).
 template <class Tuning, class Key>
 using large_one_block_shape =
-    merge_shape<one_block_tuning_with<Tuning, Tuning::knobs.one_block_large_items_per_thread,
-                                      Tuning::knobs.exchange_bytes>,
-                Key>;
+    one_block_shape_with<Tuning, Key, Tuning::knobs.one_block_large_items_per_thread,
+                         Tuning::knobs.exchange_bytes>;
 
 // Whether Tuning has such a shape for Key, and it holds more keys than the one-block shape.
 template <class Tuning, class Key>
@@ -125,9 +128,8 @@ constexpr bool has_large_one_block() {
 // shared memory (fewer keys where they do not fit).
 template <class Tuning, class Key>
 using larger_one_block_shape =
-    merge_shape<one_block_tuning_with<Tuning, Tuning::knobs.one_block_larger_items_per_thread,
-                                      Tuning::knobs.one_block_larger_exchange_bytes>,
-                Key>;
+    one_block_shape_with<Tuning, Key, Tuning::knobs.one_block_larger_items_per_thread,
+                         Tuning::knobs.one_block_larger_exchange_bytes>;
 
 // The most keys the one-block shapes before it hold.
 template <class Tuning, class Key>
@@ -149,7 +151,7 @@ constexpr bool one_block_holds_more_than(int before) {
                 ExchangeBytes / (bitonic_bytes_per_item<Key> * Tuning::knobs.one_block_threads) < 1) {
     return false;
   } else {
-    using shape = merge_shape<one_block_tuning_with<Tuning, ItemsPerThread, ExchangeBytes>, Key>;
+    using shape = one_block_shape_with<Tuning, Key, ItemsPerThread, ExchangeBytes>;
     return shape::tile_items > before &&
            shape::tile_items_per_thread <= merge_shape<Tuning, Key>::tile_items_per_thread;
   }
@@ -170,9 +172,8 @@ constexpr bool has_larger_one_block() {
 // 5-15 % to it, bench/results/NOTES.md).
 template <class Tuning, class Key>
 using keys_only_one_block_shape =
-    merge_shape<one_block_tuning_with<Tuning, Tuning::knobs.one_block_keys_only_items_per_thread,
-                                      Tuning::knobs.one_block_larger_exchange_bytes>,
-                Key>;
+    one_block_shape_with<Tuning, Key, Tuning::knobs.one_block_keys_only_items_per_thread,
+                         Tuning::knobs.one_block_larger_exchange_bytes>;
 
 // Whether Tuning has that shape for Key (one_block_holds_more_than the shapes before it).
 template <class Tuning, class Key>

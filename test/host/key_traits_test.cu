@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace gpusort::test {
@@ -156,6 +157,27 @@ TEST(KeyTraits, RadixOrderLessFollowsTheSortBits) {
   expect_radix_order_less_follows_the_sort_bits(random_and_edge_integers<std::int64_t>());
   expect_radix_order_less_follows_the_sort_bits(random_and_edge_integers<std::uint64_t>());
   expect_radix_order_less_follows_the_sort_bits(all_patterns<std::int8_t>());
+}
+
+// gpusort::less<> and greater<> on floats order as the radix sort does (NaNs of either sign
+// after +inf, -0.0 equal to +0.0): every ordered pair of edge and random patterns.
+template <class Key>
+void expect_less_and_greater_follow_the_radix_order(const std::vector<Key>& keys) {
+  using namespace gpusort::backends;
+  // Each key against the edge values (the last ones) and a sample of the rest, both ways.
+  std::vector<Key> partners(keys.end() - 40, keys.end());
+  for (std::size_t j = 0; j < keys.size(); j += 4099) partners.push_back(keys[j]);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    for (const Key b : partners)
+      for (const auto& [x, y] : {std::pair{keys[i], b}, std::pair{b, keys[i]}}) {
+        ASSERT_EQ(gpusort::less<>{}(x, y), (radix_order_less<Key, false>{}(x, y))) << i;
+        ASSERT_EQ(gpusort::greater<>{}(x, y), (radix_order_less<Key, true>{}(x, y))) << i;
+      }
+}
+
+TEST(KeyTraits, LessAndGreaterOnFloatsFollowTheRadixOrder) {
+  expect_less_and_greater_follow_the_radix_order(random_and_edge_patterns<float>());
+  expect_less_and_greater_follow_the_radix_order(random_and_edge_patterns<double>());
 }
 
 TEST(KeyTraits, NaNsSortLastWhateverTheirSign) {

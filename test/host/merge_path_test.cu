@@ -201,6 +201,13 @@ void expect_consistent_shape() {
   EXPECT_LE(sizeof(merge::merge_storage<shape::merge_threads, shape::chunk_items, Key, true>), 48u * 1024);
 }
 
+// The benchmark's 16-byte struct key.
+struct sixteen_bytes {
+  std::uint32_t major;
+  float minor;
+  std::uint64_t id;
+};
+
 // merge_tuning_sm90 with the large and larger one-block shapes' keys per thread (0: none).
 template <int LargeItems, int LargerItems>
 struct one_block_items {
@@ -241,11 +248,6 @@ TEST(MergeTile, TheLargeOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_GT(u32_large::tile_items, (merge::one_block_shape<tuning, std::uint32_t>::tile_items));
   expect_tile_fits<u32_large, std::uint32_t>();
   expect_tile_fits<f64_large, double>();
-  struct sixteen_bytes {
-    std::uint32_t major;
-    float minor;
-    std::uint64_t id;
-  };
   EXPECT_FALSE((merge::has_large_one_block<tuning, sixteen_bytes>()));
   EXPECT_FALSE((merge::has_large_one_block<no_large_one_block, std::uint32_t>()));
 }
@@ -265,11 +267,6 @@ TEST(MergeTile, TheLargerOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_EQ((merge::larger_one_block_shape<tuning, double>::tile_items_per_thread), 11);
   EXPECT_FALSE((merge::has_larger_one_block<tuning, double>()));
   EXPECT_FALSE((merge::has_larger_one_block<tuning, std::uint64_t>()));
-  struct sixteen_bytes {
-    std::uint32_t major;
-    float minor;
-    std::uint64_t id;
-  };
   struct big_key {
     char bytes[150];
   };
@@ -303,11 +300,6 @@ TEST(MergeTile, TheKeysOnlyOneBlockShapeHoldsMoreKeysWhereItFits) {
       std::size_t(gpusort::backends::every_gpu_shared_bytes));
   EXPECT_FALSE((merge::has_keys_only_one_block<tuning, double>()));
   EXPECT_FALSE((merge::has_keys_only_one_block<tuning, std::uint64_t>()));
-  struct sixteen_bytes {
-    std::uint32_t major;
-    float minor;
-    std::uint64_t id;
-  };
   EXPECT_FALSE((merge::has_keys_only_one_block<tuning, sixteen_bytes>()));
   EXPECT_FALSE((merge::has_keys_only_one_block<one_block_keys_only_items<0>, std::uint32_t>()));
   // Without the larger shape it follows the shapes before that.
