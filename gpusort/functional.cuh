@@ -33,7 +33,7 @@ __host__ __device__ constexpr bool ordered_less(const T& a, const T& b) {
   } else if constexpr (std::is_floating_point_v<T>) {
     // A NaN a precedes nothing (a == a is false); otherwise a precedes b where a < b or b is
     // NaN, which is !(a >= b). Two compares, no branch: the comparison sort's inner loops
-    // ran 5-10 % faster on doubles than with a test of b first (bench/results/NOTES.md).
+    // ran 5-8 % faster on doubles than with a test of b first (bench/results/NOTES.md).
     return !(a >= b) && a == a;
   } else {
     return a < b;

@@ -41,10 +41,10 @@ std::size_t one_block_items_where() {
 }
 
 // Tiny sizes; powers of two and one off them; one below, at and above the largest sort one
-// block does whole (of each one-block shape; the keys-only one for pairs too), one tile, two tiles, three tiles (an odd count of cluster blocks) and the
-// most tiles one cluster sorts (sm_90) of Key's shapes (merge_tuning_sm90, which every GPU
-// runs) and the smallest input sorted in wide tiles; primes, so no tile or merge level comes
-// out even.
+// block does whole (of each one-block shape; the keys-only one for pairs too), one tile, two
+// tiles, three tiles (an odd count of cluster blocks) and the most tiles one cluster sorts
+// (sm_90) of Key's shapes (merge_tuning_sm90, which every GPU runs) and the smallest input
+// sorted in wide tiles; primes, so no tile or merge level comes out even.
 template <class Key>
 std::vector<std::size_t> merge_sizes() {
   using tuning = merge_tuning_sm90;
