@@ -208,31 +208,26 @@ struct sixteen_bytes {
   std::uint64_t id;
 };
 
-// merge_tuning_sm90 with the large and larger one-block shapes' keys per thread (0: none).
-template <int LargeItems, int LargerItems>
+inline constexpr auto& sm90_knobs = gpusort::merge_tuning_sm90::knobs;
+inline constexpr int sm90_large_items = sm90_knobs.one_block_large_items_per_thread;
+inline constexpr int sm90_larger_items = sm90_knobs.one_block_larger_items_per_thread;
+inline constexpr int sm90_keys_only_items = sm90_knobs.one_block_keys_only_items_per_thread;
+
+// merge_tuning_sm90 with the large, larger and keys-only one-block shapes' keys per thread
+// (0: none).
+template <int LargeItems, int LargerItems, int KeysOnlyItems = sm90_keys_only_items>
 struct one_block_items {
   static constexpr gpusort::merge_knobs knobs = [] {
-    auto k = gpusort::merge_tuning_sm90::knobs;
+    auto k = sm90_knobs;
     k.one_block_large_items_per_thread = LargeItems;
     k.one_block_larger_items_per_thread = LargerItems;
-    return k;
-  }();
-};
-inline constexpr int sm90_large_items =
-    gpusort::merge_tuning_sm90::knobs.one_block_large_items_per_thread;
-inline constexpr int sm90_larger_items =
-    gpusort::merge_tuning_sm90::knobs.one_block_larger_items_per_thread;
-using no_large_one_block = one_block_items<0, sm90_larger_items>;
-
-// merge_tuning_sm90 with the keys-only one-block shape's keys per thread (0: none).
-template <int KeysOnlyItems>
-struct one_block_keys_only_items {
-  static constexpr gpusort::merge_knobs knobs = [] {
-    auto k = gpusort::merge_tuning_sm90::knobs;
     k.one_block_keys_only_items_per_thread = KeysOnlyItems;
     return k;
   }();
 };
+using no_large_one_block = one_block_items<0, sm90_larger_items>;
+using no_larger_one_block = one_block_items<sm90_large_items, 0>;
+using no_keys_only_one_block = one_block_items<sm90_large_items, sm90_larger_items, 0>;
 
 // Past the one-block sort, one block of 512 x 9 keys (8-byte keys: 512 x 7, what fits), in
 // the shared memory every GPU has; none where it would hold no more keys (the 16-byte struct).
@@ -275,7 +270,7 @@ TEST(MergeTile, TheLargerOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_EQ((merge::larger_one_block_shape<tuning, sixteen_bytes>::tile_items), 512 * 5);
   EXPECT_EQ((merge::one_block_shape<tuning, sixteen_bytes>::tile_items), 512 * 3);
   EXPECT_FALSE((merge::has_larger_one_block<tuning, big_key>()));
-  EXPECT_FALSE((merge::has_larger_one_block<one_block_items<sm90_large_items, 0>, std::uint32_t>()));
+  EXPECT_FALSE((merge::has_larger_one_block<no_larger_one_block, std::uint32_t>()));
   // Without the large shape it follows the one-block shape.
   EXPECT_TRUE((merge::has_larger_one_block<no_large_one_block, std::uint32_t>()));
 }
@@ -291,7 +286,7 @@ TEST(MergeTile, TheKeysOnlyOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_TRUE((merge::has_keys_only_one_block<tuning, float>()));
   EXPECT_EQ(u32_keys_only::tile_threads, 512);
   EXPECT_EQ(u32_keys_only::tile_items,
-            512 * gpusort::merge_tuning_sm90::knobs.one_block_keys_only_items_per_thread);
+            512 * sm90_keys_only_items);
   EXPECT_GT(u32_keys_only::tile_items,
             (merge::larger_one_block_shape<tuning, std::uint32_t>::tile_items));
   EXPECT_LE(u32_keys_only::tile_items_per_thread,
@@ -301,9 +296,8 @@ TEST(MergeTile, TheKeysOnlyOneBlockShapeHoldsMoreKeysWhereItFits) {
   EXPECT_FALSE((merge::has_keys_only_one_block<tuning, double>()));
   EXPECT_FALSE((merge::has_keys_only_one_block<tuning, std::uint64_t>()));
   EXPECT_FALSE((merge::has_keys_only_one_block<tuning, sixteen_bytes>()));
-  EXPECT_FALSE((merge::has_keys_only_one_block<one_block_keys_only_items<0>, std::uint32_t>()));
+  EXPECT_FALSE((merge::has_keys_only_one_block<no_keys_only_one_block, std::uint32_t>()));
   // Without the larger shape it follows the shapes before that.
-  using no_larger_one_block = one_block_items<sm90_large_items, 0>;
   EXPECT_TRUE((merge::has_keys_only_one_block<no_larger_one_block, std::uint32_t>()));
 }
 
