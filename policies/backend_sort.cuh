@@ -118,8 +118,11 @@ template <class Key, class Value, class Compare, bool Stable>
 void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
     // The smallest inputs of 32-bit keys: one sorting network, faster there than every
-    // strategy the tables choose among (tuning/sm90.cuh, network_tiling_sm90).
-    if (backends::radix::sort_by_network_if_small<network_tiling_sm90>(request)) return;
+    // strategy the tables choose among (tuning/sm90.cuh, network_tiling_sm90 and
+    // network_tiling_with_values_sm90).
+    using network_tiling = std::conditional_t<has_values_v<Value>, network_tiling_with_values_sm90,
+                                              network_tiling_sm90>;
+    if (backends::radix::sort_by_network_if_small<network_tiling>(request)) return;
     detail::run_par_strategy<detail::par_tables_name_merge_for<Key>>(
         detail::par_strategy_for<Key, Value, Compare>(request.count), request);
   } else {

@@ -1,20 +1,24 @@
-// The smallest inputs of keys only: one bitonic sorting network (K. E. Batcher, "Sorting
-// networks and their applications", 1968) over each key's 32-bit ordered word, run by one
-// block or by one thread-block cluster of a few blocks (sm_90). Block b of the cluster holds
-// network positions [b * block_keys, (b + 1) * block_keys), thread t of it positions
-// t * items + i (i < items) in registers. Level k = 2, 4, ... sorts every run of k positions,
-// ascending where position & k is clear and descending where set; its steps pair position p
-// with p ^ j for j = k/2, ..., 1. The pair of a step is
+// The smallest inputs: one bitonic sorting network (K. E. Batcher, "Sorting networks and their
+// applications", 1968) over each key's ordered word, run by one block or by one thread-block
+// cluster of a few blocks (sm_90). Block b of the cluster holds network positions
+// [b * block_keys, (b + 1) * block_keys), thread t of it positions t * items + i (i < items)
+// in registers. Level k = 2, 4, ... sorts every run of k positions, ascending where
+// position & k is clear and descending where set; its steps pair position p with p ^ j for
+// j = k/2, ..., 1. The pair of a step is
 //   j < items          in one thread's registers
 //   j < 32 * items     in two lanes of one warp: shuffles
 //   j < block_keys     in two warps of one block: shared memory, two buffers taken in turn
 //                      (one barrier per step)
 //   otherwise          in two blocks of the cluster: distributed shared memory
 //
-// A sorting network is not stable, yet the output is the stable radix sort's, bit for bit:
-// an integer key's word is the key itself, so equal words are equal keys. Floats' sort bits
-// give every zero one word and every NaN one word (key_traits.cuh); those two classes are
-// written afterwards, in their input order, at the start of their word's run.
+// A sorting network is not stable, yet the output is the stable radix sort's, bit for bit.
+// Keys only: the word is the key's 32-bit ordered bits, and an integer key's bits are the key
+// itself, so equal words are equal keys. Floats' sort bits give every zero one word and every
+// NaN one word (key_traits.cuh); those two classes are written afterwards, in their input
+// order, at the start of their word's run.
+// Keys with values: the word is 64 bits, the key's ordered bits over its input position, so
+// that no two words are equal and equal keys keep their input order; each output position
+// then gathers its key and value from the input position its word names.
 #pragma once
 
 #include <gpusort/detail/policies/bit_cast.cuh>
@@ -30,14 +34,19 @@
 
 namespace gpusort::backends::radix {
 
-// Keys the network sorts: keys only, 32-bit keys with a radix encoding (the words), and
-// among keys whose sort bits canonicalise only floats (the two classes above are IEEE-754's).
-// Narrower keys would fit, but where par sorts them (in one pass, or counted) it was not
-// measured against.
+// Keys the network sorts: 32-bit keys with a radix encoding; without values, among keys whose
+// sort bits canonicalise only floats (the two classes above are IEEE-754's). With values any
+// such key: the output's keys are gathered, not decoded. Narrower keys would fit, but where
+// par sorts them (in one pass, or counted) it was not measured against.
 template <class Key, class Value>
 inline constexpr bool network_sorts_v =
-    !has_values_v<Value> && has_radix_encoding_v<Key> && radix_key_traits<Key>::bits == 32 &&
-    (!radix_key_canonicalises_v<Key> || std::is_floating_point_v<Key>);
+    has_radix_encoding_v<Key> && radix_key_traits<Key>::bits == 32 &&
+    (has_values_v<Value> || !radix_key_canonicalises_v<Key> || std::is_floating_point_v<Key>);
+
+// A network's word: a key's 32-bit ordered bits, or with values those bits over the key's
+// input position.
+template <class Value>
+using network_word_t = std::conditional_t<has_values_v<Value>, std::uint64_t, std::uint32_t>;
 
 template <int Threads, int Items, int ClusterBlocks>
 struct network_shape {
@@ -79,15 +88,15 @@ struct class_counts {
 #define GPUSORT_NETWORK_HAS_CLUSTERS 0
 #endif
 
-template <class Shape>
+template <class Shape, class Word>
 struct network_block {
   static constexpr int threads = Shape::block_threads;
   static constexpr int items = Shape::items;
   static constexpr int block_keys = Shape::block_keys;
   static constexpr int cluster_blocks = Shape::cluster_blocks;
-  using word_t = std::uint32_t;
+  using word_t = Word;
 
-  std::uint32_t (&buffers)[2][padded(Shape::block_keys)];
+  word_t (&buffers)[2][padded(Shape::block_keys)];
   int block;  // the block's rank in the cluster
   int buffer = 1;
   bool exchanged_across_blocks = false;
@@ -103,6 +112,14 @@ struct network_block {
 #if GPUSORT_NETWORK_HAS_CLUSTERS
     if constexpr (cluster_blocks > 1) cooperative_groups::this_cluster().sync();
 #endif
+  }
+
+  // Every thread of the cluster (of the block, where it is one) has got here.
+  __device__ void barrier() const {
+    if constexpr (cluster_blocks > 1)
+      cluster_barrier();
+    else
+      __syncthreads();
   }
 
   // `across_blocks` runs once, between the barriers of the first exchange across blocks:
@@ -187,7 +204,7 @@ __global__ void __launch_bounds__(Shape::block_threads)
   if constexpr (Shape::cluster_blocks > 1) return;  // never launched before sm_90
 #endif
   const int thread = int(threadIdx.x);
-  network_block<Shape> network{shared.words, int(blockIdx.x)};
+  network_block<Shape, word_t> network{shared.words, int(blockIdx.x)};
   const int base = network.block * Shape::block_keys;
 
   // Striped, coalesced loads into the first buffer; positions past count take the largest
@@ -297,6 +314,76 @@ __global__ void __launch_bounds__(Shape::block_threads)
       if (word == nan_word) keys[nans++] = key;
     }
     network.cluster_barrier();  // no block leaves while another reads its counts
+  }
+}
+
+template <class Shape>
+struct network_pairs_storage {
+  std::uint64_t words[2][padded(Shape::block_keys)];
+};
+
+// Sorts keys[0, count) and values with them, count <= Shape::network_keys, in place: one
+// cluster of Shape::cluster_blocks blocks (a plain block where that is 1). Stable.
+template <class Shape, class Key, class Value>
+__global__ void __launch_bounds__(Shape::block_threads)
+    network_sort_pairs_kernel(Key* keys, Value* values, int count, ordered_bits_t<Key> flip) {
+  using traits = radix_key_traits<Key>;
+  using bits_t = ordered_bits_t<Key>;
+  using word_t = std::uint64_t;
+  constexpr int threads = Shape::block_threads;
+  constexpr int items = Shape::items;
+  __shared__ network_pairs_storage<Shape> shared;
+#if !GPUSORT_NETWORK_HAS_CLUSTERS
+  if constexpr (Shape::cluster_blocks > 1) return;  // never launched before sm_90
+#endif
+  const int thread = int(threadIdx.x);
+  network_block<Shape, word_t> network{shared.words, int(blockIdx.x)};
+  const int base = network.block * Shape::block_keys;
+
+  // Striped, coalesced loads; positions past count take the largest word, above every key's.
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int local = i * threads + thread;
+    word_t word = ~word_t(0);
+    if (base + local < count)
+      word = word_t(std::uint32_t(ordered_bits(keys[base + local], flip))) << 32 |
+             std::uint32_t(base + local);
+    shared.words[0][padded(local)] = word;
+  }
+  __syncthreads();
+  word_t w[items];
+#pragma unroll
+  for (int i = 0; i < items; ++i) w[i] = shared.words[0][padded(thread * items + i)];
+  network.sort(w, [] {});
+
+  // Stage the sorted words (the buffer the last exchange did not read); each striped output
+  // position gathers its pair from the input, and writes it only after every block of the
+  // cluster has read what it needs.
+  word_t* staged = shared.words[network.buffer];
+#pragma unroll
+  for (int i = 0; i < items; ++i) staged[padded(thread * items + i)] = w[i];
+  __syncthreads();
+  Key out_keys[items];
+  Value out_values[items];
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int local = i * threads + thread;
+    if (base + local >= count) continue;
+    const word_t word = staged[padded(local)];
+    const std::uint32_t from = std::uint32_t(word);
+    out_values[i] = values[from];
+    if constexpr (radix_key_canonicalises_v<Key>)
+      out_keys[i] = keys[from];
+    else
+      out_keys[i] = traits::decode(bits_t(bits_t(word >> 32) ^ flip));
+  }
+  network.barrier();
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int local = i * threads + thread;
+    if (base + local >= count) continue;
+    keys[base + local] = out_keys[i];
+    values[base + local] = out_values[i];
   }
 }
 
