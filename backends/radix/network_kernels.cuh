@@ -176,6 +176,16 @@ struct network_block {
     }
   }
 
+  // The sorted words into the buffer the last exchange did not read, for striped reads by
+  // every thread of the block.
+  __device__ const word_t* stage_sorted(const word_t (&w)[items]) {
+    word_t* staged = buffers[buffer];
+#pragma unroll
+    for (int i = 0; i < items; ++i) staged[padded(int(threadIdx.x) * items + i)] = w[i];
+    __syncthreads();
+    return staged;
+  }
+
   template <class AcrossBlocks>
   __device__ void sort(word_t (&w)[items], AcrossBlocks&& across_blocks) {
     constexpr int network_keys = Shape::network_keys;
@@ -255,12 +265,9 @@ __global__ void __launch_bounds__(Shape::block_threads)
     nan_word = word_t(ordered_bits(gpusort::detail::bit_cast<Key>(bits_t(~bits_t(0))), flip));
   }
 
-  // Stage the sorted words (the buffer the last exchange did not read), then striped,
-  // coalesced stores; words of a class are left to its keys, placed below.
-  word_t* staged = shared.words[network.buffer];
-#pragma unroll
-  for (int i = 0; i < items; ++i) staged[padded(thread * items + i)] = w[i];
-  __syncthreads();
+  // Striped, coalesced stores of the staged words; words of a class are left to its keys,
+  // placed below.
+  const word_t* staged = network.stage_sorted(w);
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     const int local = i * threads + thread;
@@ -356,13 +363,9 @@ __global__ void __launch_bounds__(Shape::block_threads)
   for (int i = 0; i < items; ++i) w[i] = shared.words[0][padded(thread * items + i)];
   network.sort(w, [] {});
 
-  // Stage the sorted words (the buffer the last exchange did not read); each striped output
-  // position gathers its pair from the input, and writes it only after every block of the
-  // cluster has read what it needs.
-  word_t* staged = shared.words[network.buffer];
-#pragma unroll
-  for (int i = 0; i < items; ++i) staged[padded(thread * items + i)] = w[i];
-  __syncthreads();
+  // Each striped output position gathers its pair from the input position its staged word
+  // names, and writes it only after every block of the cluster has read what it needs.
+  const word_t* staged = network.stage_sorted(w);
   Key out_keys[items];
   Value out_values[items];
 #pragma unroll
