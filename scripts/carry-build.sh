@@ -1,26 +1,43 @@
 #!/usr/bin/env bash
 # Packs a build made on this machine (default build/release: CUDA architecture 90, as the
-# GPU machine needs) into .device/build.tar.xz, so that the GPU machine runs it instead of
-# building: device minutes go to running. It holds the test, example and benchmark
-# executables, CTest's files, the GoogleTest module those include by absolute path, and the
-# Google Benchmark library the benchmark links, each at its absolute path here. On the GPU
-# machine (its command names .device in `carry`):
-#   CARRIED_BUILD=.device/build.tar.xz scripts/device-check.sh tests ...
+# GPU machine needs) into .device/, so that the GPU machine runs it instead of building:
+# device minutes go to running. PART says what goes in:
+#   all    (default) .device/build.tar.xz: the test, example and benchmark executables,
+#          CTest's files, the GoogleTest module those include by absolute path, and the Google
+#          Benchmark library the benchmark links, each at its absolute path here;
+#   tests  .device/tests.tar.xz: the same without the benchmark;
+#   bench  .device/bench.tar.xz: the benchmark and its library only.
+# With the checkout, `all` no longer fits one call's 64 MiB: carry `tests` and `bench` in
+# separate calls. On the GPU machine (its command names the archive and
+# .device/build-dir.txt in `carry`):
+#   CARRIED_BUILD=.device/tests.tar.xz scripts/device-check.sh tests ...
 # unpacks it at those paths and runs the steps on it without building.
-#   scripts/carry-build.sh [BUILD_DIR]
+#   scripts/carry-build.sh [BUILD_DIR] [all|tests|bench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(cd "${1:-build/release}" && pwd)
+part=${2:-all}
+case "$part" in
+  all) archive=.device/build.tar.xz ;;
+  tests) archive=.device/tests.tar.xz ;;
+  bench) archive=.device/bench.tar.xz ;;
+  *) echo "carry-build.sh: PART is all, tests or bench, not '$part'" >&2; exit 2 ;;
+esac
 mkdir -p .device
 {
-  # Not the long fuzzing profile's executable (device-check.sh's fuzz step): its 34 MB do
-  # not fit the call's 64 MiB beside the rest; the suite's fuzz_test runs the short one.
-  find "$build" -path '*/CMakeFiles' -prune -o -type f ! -name gpusort_fuzz \
-    \( -perm -u+x -o -name CTestTestfile.cmake -o -name '*_include.cmake' \
-       -o -name '*_tests.cmake' \) -print
-  # The module gtest_discover_tests' files include, and the benchmark's shared library.
-  grep -rhoE '/[^"]*GoogleTestAddTests\.cmake' "$build/test" | sort -u
-  if [ -x "$build/bench/gpusort_bench" ]; then
+  if [ "$part" != bench ]; then
+    # Not the long fuzzing profile's executable (device-check.sh's fuzz step): its 34 MB do
+    # not fit the call's 64 MiB beside the rest; the suite's fuzz_test runs the short one.
+    find "$build" -path '*/CMakeFiles' -prune -o -type f ! -name gpusort_fuzz \
+      \( -perm -u+x -o -name CTestTestfile.cmake -o -name '*_include.cmake' \
+         -o -name '*_tests.cmake' \) -print |
+      if [ "$part" = tests ]; then grep -vE '/gpusort_(distributed_)?bench$'; else cat; fi
+    # The module gtest_discover_tests' files include.
+    grep -rhoE '/[^"]*GoogleTestAddTests\.cmake' "$build/test" | sort -u
+  else
+    echo "$build/bench/gpusort_bench"
+  fi
+  if [ "$part" != tests ] && [ -x "$build/bench/gpusort_bench" ]; then
     # The library's name the benchmark asks for (a link) and the file it names.
     for library in $(ldd "$build/bench/gpusort_bench" | grep -oE '/[^ ]*libbenchmark[^ ]*'); do
       echo "$library"
@@ -28,6 +45,17 @@ mkdir -p .device
     done
   fi
 } | sort -u > .device/build-files.txt
-tar -cf - --absolute-names -T .device/build-files.txt | xz -T2 -9 > .device/build.tar.xz
+# The executables' symbol tables go (stripped in place; they run the same): with them the
+# archive and the checkout no longer fit one call's 64 MiB together.
+while read -r file; do
+  case "$file" in
+    "$build"/*)
+      if [ "$(head -c 4 "$file" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+        strip --strip-unneeded "$file"
+      fi ;;
+  esac
+done < .device/build-files.txt
+tar -cf - --absolute-names -T .device/build-files.txt |
+  xz -T2 --lzma2=preset=9e,dict=256MiB > "$archive"
 echo "$build" > .device/build-dir.txt
-echo "$(wc -l < .device/build-files.txt) files, $(du -h .device/build.tar.xz | cut -f1) packed: .device/build.tar.xz (built at $build)"
+echo "$(wc -l < .device/build-files.txt) files, $(du -h "$archive" | cut -f1) packed: $archive (built at $build)"

@@ -12,7 +12,7 @@
 # (build/device-ARCH-virtual) and runs them: the driver JIT-compiles them for this GPU, the
 # code paths of older GPUs run here (no clusters), and the suite must pass.
 # BUILD_TARGETS: build only these targets (default: everything; none: no sm_90 build).
-# CARRIED_BUILD=.device/build.tar.xz: a build made on the CPU machine (scripts/carry-build.sh),
+# CARRIED_BUILD=.device/tests.tar.xz: a build made on the CPU machine (scripts/carry-build.sh),
 # unpacked where it was made; the steps run on it, and nothing is built here.
 # Prints a short summary last.
 set -uo pipefail
