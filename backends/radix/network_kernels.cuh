@@ -43,11 +43,6 @@ inline constexpr bool network_sorts_v =
     has_radix_encoding_v<Key> && radix_key_traits<Key>::bits == 32 &&
     (has_values_v<Value> || !radix_key_canonicalises_v<Key> || std::is_floating_point_v<Key>);
 
-// A network's word: a key's 32-bit ordered bits, or with values those bits over the key's
-// input position.
-template <class Value>
-using network_word_t = std::conditional_t<has_values_v<Value>, std::uint64_t, std::uint32_t>;
-
 template <int Threads, int Items, int ClusterBlocks>
 struct network_shape {
   static constexpr int block_threads = Threads;
