@@ -60,18 +60,27 @@ template <class Shape>
 sort_plan plan_sort(std::size_t n) {
   sort_plan plan;
   plan.one_unit = n <= std::size_t(Shape::unit_items);
-  plan.first_bits =
-      Shape::balanced_first_level
-          ? balanced_first_level_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits)
-          : first_level_bucket_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits);
-  plan.levels = plan.one_unit ? 0
-                              : partition_levels(Shape::traits::bits, plan.first_bits,
-                                                 Shape::min_deeper_bucket_bits);
   // A sample only adds bits where n exceeds the heavy-bucket limit (below it, even all keys
-  // in one bucket fit): above 2^20 keys of 4 bytes, 2^19 of 8.
+  // in one bucket fit): above 2^20 keys of 4 bytes, 2^19 of 8. For floats it also chooses
+  // between buckets of bits and of value (value_buckets.cuh), only there too: below, both
+  // kinds of first level leave buckets that the next one cuts to size.
+  const bool past_heavy_limit =
+      !plan.one_unit && n > heavy_bucket_limit(Shape::target_bucket_keys, Shape::max_bucket_bits);
+  const bool may_take_values = Shape::value_space_first_level && past_heavy_limit;
+  const int balanced_bits =
+      balanced_first_level_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits);
+  plan.first_bits =
+      Shape::balanced_first_level || may_take_values
+          ? balanced_bits
+          : first_level_bucket_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits);
   plan.samples_first_level =
-      !plan.one_unit && plan.first_bits < Shape::max_bucket_bits &&
-      n > heavy_bucket_limit(Shape::target_bucket_keys, Shape::max_bucket_bits);
+      past_heavy_limit && (plan.first_bits < Shape::max_bucket_bits || may_take_values);
+  // Buckets of value need not narrow the range of bits at all: the levels after them have
+  // every bit left to remove.
+  plan.levels = plan.one_unit ? 0
+                              : partition_levels(Shape::traits::bits,
+                                                 may_take_values ? 0 : plan.first_bits,
+                                                 Shape::min_deeper_bucket_bits);
   plan.capacity = capacities_for<Shape>(n, Shape::max_bucket_bits, plan.levels);
   plan.most_tiles = tile_count(n, Shape::partition_tile) + plan.capacity.segments;
   plan.most_unit_tiles = plan.capacity.units + tile_count(n, Shape::unit_items);

@@ -30,6 +30,7 @@
 #include "../common/bitonic_tile.cuh"
 #include "../common/dependent_launch.cuh"
 #include "buckets.cuh"
+#include "value_buckets.cuh"
 #include "work_lists.cuh"
 
 #include <cub/block/block_reduce.cuh>
@@ -76,6 +77,10 @@ struct bucket_shape {
   // exponent, and they took up to 1.4x as long with it (H100, uniform f32 and f64,
   // 2^20-2^22 keys) where integers sorted 1.1-1.6x faster (bench/results/NOTES.md).
   static constexpr bool balanced_first_level = detail::is_radix_integer_v<Key>;
+  // Whether the first level may cut equal widths of value instead (value_buckets.cuh): float
+  // and double keys, chosen by the same sample where it finds them lighter. Those buckets
+  // then take the balanced bit count too.
+  static constexpr bool value_space_first_level = std::is_floating_point_v<Key>;
   static constexpr int first_level_samples = 64 * partition_threads;
   static constexpr int scatter_blocks_per_multiprocessor =
       Tuning::knobs.scatter_blocks_per_multiprocessor;
@@ -120,6 +125,38 @@ struct key_bucket {
   ordered_bits_t<Key> flip;
   __device__ __forceinline__ unsigned operator()(const Key& key) const {
     return bucket_of(widened_ordered_bits(key, flip), min_bits, shift);
+  }
+};
+
+// The bucket a key falls in within its segment: equal widths of ordered bits, or for float
+// keys in a segment that chose them, equal widths of value.
+template <class Key, bool MayTakeValues = std::is_floating_point_v<Key>>
+struct segment_bucket {
+  key_bucket<Key> by_bits;
+  __device__ __forceinline__ segment_bucket(const segment& seg, ordered_bits_t<Key> flip)
+      : by_bits{seg.min_bits, bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits), flip} {}
+  __device__ __forceinline__ unsigned operator()(const Key& key) const { return by_bits(key); }
+};
+
+// The key at one end of a segment, from its ordered bits.
+template <class Key>
+__device__ __forceinline__ Key key_of_ordered_bits(unsigned long long bits,
+                                                   ordered_bits_t<Key> flip) {
+  return radix_key_traits<Key>::decode(ordered_bits_t<Key>(ordered_bits_t<Key>(bits) ^ flip));
+}
+
+template <class Key>
+struct segment_bucket<Key, true> {
+  key_bucket<Key> by_bits;
+  value_buckets<Key> by_value;
+  bool in_value;
+  __device__ __forceinline__ segment_bucket(const segment& seg, ordered_bits_t<Key> flip)
+      : by_bits{seg.min_bits, bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits), flip},
+        by_value{key_of_ordered_bits<Key>(seg.min_bits, flip), Key(seg.value_scale),
+                 (1u << seg.bucket_bits) - 1},
+        in_value(seg.value_scale != 0) {}
+  __device__ __forceinline__ unsigned operator()(const Key& key) const {
+    return in_value ? by_value(key) : by_bits(key);
   }
 };
 
@@ -219,16 +256,82 @@ __global__ void start_lists(work_list<segment> first_level, work_list<sort_unit>
     units.entries[0] = {0, n, 0, 0, 0};
     *units.reservation = pack_reservation(1, 1);
   } else {
-    first_level.entries[0] = {0, n, 0, ~0ull, 0, 0, first_bucket_bits};
+    first_level.entries[0] = {0, n, 0, ~0ull, 0, 0, first_bucket_bits, 0.0};
     *first_level.reservation = pack_reservation(1, tile_count(n, Shape::partition_tile));
     *units.reservation = 0;
   }
 }
 
-// Sets the first level's bucket bits from a sample of its keys (buckets.cuh:
-// heaviest_bucket_fits), after segment_min_max: the sample is counted in
+// Counts a sample of the first level's n keys into `counts` (already zeroed) by `bucket_of`.
+template <class Shape, class Key, class BucketOf>
+__device__ __forceinline__ void count_sample(const Key* keys, std::size_t n,
+                                             const BucketOf& bucket_of, unsigned* counts) {
+  constexpr int threads = Shape::partition_threads;
+  constexpr int samples_per_thread = Shape::first_level_samples / threads;
+  constexpr std::size_t samples = std::size_t(samples_per_thread) * threads;
+#pragma unroll 16
+  for (int j = 0; j < samples_per_thread; ++j) {
+    const std::size_t sample = std::size_t(j) * threads + threadIdx.x;
+    atomicAdd(&counts[bucket_of(keys[sample * n / samples])], 1u);
+  }
+  __syncthreads();
+}
+
+// The heaviest of the 2^max_bucket_bits counts, merged in runs of 2^merged (a coarser
+// bucket of either kind is such a run of finer ones). Every thread gets it.
+template <class Shape>
+struct heaviest_sampled_bucket {
+  static constexpr int threads = Shape::partition_threads;
+  using reduce_t = cub::BlockReduce<unsigned long long, threads>;
+  struct storage_t {
+    typename reduce_t::TempStorage reduce;
+    unsigned long long heaviest;
+  };
+  storage_t& shared;
+
+  __device__ __forceinline__ unsigned long long operator()(const unsigned* counts,
+                                                            int merged) const {
+    unsigned long long local = 0;
+    for (int b = int(threadIdx.x); b < (Shape::max_buckets >> merged); b += threads) {
+      unsigned long long sum = 0;
+      for (int f = b << merged; f < (b + 1) << merged; ++f) sum += counts[f];
+      local = sum > local ? sum : local;
+    }
+    const unsigned long long block_heaviest = reduce_t(shared.reduce).Reduce(local, maximum{});
+    if (threadIdx.x == 0) shared.heaviest = block_heaviest;
+    __syncthreads();
+    const unsigned long long heaviest = shared.heaviest;
+    __syncthreads();  // the heaviest and the reduction's storage are reused
+    return heaviest;
+  }
+};
+
+// The fewest bucket bits, from most_bits down to fewest_bits, whose heaviest sampled bucket
+// still fits (buckets.cuh: heaviest_bucket_fits); merged_at(bits) says how many of the
+// finest counts make one bucket at `bits`.
+template <class Shape, class MergedAt>
+__device__ __forceinline__ int fewest_fitting_bits(const unsigned* counts, std::size_t n,
+                                                   int fewest_bits, MergedAt merged_at,
+                                                   const heaviest_sampled_bucket<Shape>& heaviest) {
+  constexpr int most_bits = Shape::max_bucket_bits;
+  constexpr std::size_t samples = std::size_t(Shape::first_level_samples);
+  int chosen = most_bits;
+  for (int bits = most_bits - 1; bits >= fewest_bits; --bits) {
+    if (!heaviest_bucket_fits(heaviest(counts, merged_at(bits)), samples, n,
+                              heavy_bucket_limit(Shape::target_bucket_keys, most_bits)))
+      break;
+    chosen = bits;
+  }
+  return chosen;
+}
+
+// Sets the first level's buckets from a sample of its keys, after segment_min_max. Integer
+// keys: the bucket bits (buckets.cuh: heaviest_bucket_fits); the sample is counted in
 // 2^max_bucket_bits buckets, then in ever fewer (each bucket of b bits is a run of finer
-// ones) down to fewest_bits or the first count whose heaviest bucket is too heavy. One block.
+// ones) down to fewest_bits or the first count whose heaviest bucket is too heavy. Float
+// keys: buckets of value where the sample's heaviest is lighter in them than in buckets of
+// bits, then their bits as for integers; else buckets of bits as they were (2^max_bucket_bits).
+// One block.
 template <class Shape, class Key>
 __global__ void __launch_bounds__(Shape::partition_threads)
     choose_first_level_bits(const Key* keys, work_list<segment> first_level, int fewest_bits,
@@ -236,12 +339,9 @@ __global__ void __launch_bounds__(Shape::partition_threads)
   wait_for_previous_kernel();  // launched to overlap the previous kernel's end
   constexpr int threads = Shape::partition_threads;
   constexpr int most_bits = Shape::max_bucket_bits;
-  constexpr int samples_per_thread = Shape::first_level_samples / threads;
-  constexpr std::size_t samples = std::size_t(samples_per_thread) * threads;
-  using reduce_t = cub::BlockReduce<unsigned long long, threads>;
   __shared__ unsigned counts[Shape::max_buckets];
-  __shared__ typename reduce_t::TempStorage reduce_storage;
-  __shared__ unsigned long long heaviest;
+  __shared__ typename heaviest_sampled_bucket<Shape>::storage_t heaviest_storage;
+  const heaviest_sampled_bucket<Shape> heaviest{heaviest_storage};
 
   segment& seg = first_level.entries[0];
   const unsigned long long min_bits = seg.min_bits;
@@ -249,37 +349,37 @@ __global__ void __launch_bounds__(Shape::partition_threads)
   const std::size_t n = seg.count;
   if (min_bits == max_bits) return;  // all equal: no buckets are counted
 
-  for (int b = int(threadIdx.x); b < Shape::max_buckets; b += threads) counts[b] = 0;
-  __syncthreads();
-  const int finest_shift = bucket_shift(min_bits, max_bits, most_bits);
-  const key_bucket<Key> finest{min_bits, finest_shift, flip};
-#pragma unroll 16
-  for (int j = 0; j < samples_per_thread; ++j) {
-    const std::size_t sample = std::size_t(j) * threads + threadIdx.x;
-    atomicAdd(&counts[finest(keys[sample * n / samples])], 1u);
-  }
-  __syncthreads();
-
-  int chosen = most_bits;
-  for (int bits = most_bits - 1; bits >= fewest_bits; --bits) {
-    const int merged = bucket_shift(min_bits, max_bits, bits) - finest_shift;
-    unsigned long long local = 0;
-    for (int b = int(threadIdx.x); b < (Shape::max_buckets >> merged); b += threads) {
-      unsigned long long sum = 0;
-      for (int f = b << merged; f < (b + 1) << merged; ++f) sum += counts[f];
-      local = sum > local ? sum : local;
-    }
-    const unsigned long long block_heaviest = reduce_t(reduce_storage).Reduce(local, maximum{});
-    if (threadIdx.x == 0) heaviest = block_heaviest;
+  const auto clear_counts = [&] {
+    for (int b = int(threadIdx.x); b < Shape::max_buckets; b += threads) counts[b] = 0;
     __syncthreads();
-    const bool fits = heaviest_bucket_fits(heaviest, samples, n,
-                                           heavy_bucket_limit(Shape::target_bucket_keys,
-                                                              most_bits));
-    __syncthreads();  // heaviest and the reduction's storage are reused
-    if (!fits) break;
-    chosen = bits;
+  };
+  clear_counts();
+  const int finest_shift = bucket_shift(min_bits, max_bits, most_bits);
+  count_sample<Shape>(keys, n, key_bucket<Key>{min_bits, finest_shift, flip}, counts);
+
+  if constexpr (Shape::value_space_first_level) {
+    const Key low = key_of_ordered_bits<Key>(min_bits, flip);
+    const Key high = key_of_ordered_bits<Key>(max_bits, flip);
+    value_buckets<Key> by_value;
+    if (!make_value_buckets(low, high, most_bits, by_value)) return;
+    const unsigned long long heaviest_by_bits = heaviest(counts, 0);
+    clear_counts();
+    count_sample<Shape>(keys, n, by_value, counts);
+    if (heaviest(counts, 0) >= heaviest_by_bits) return;
+    const int chosen = fewest_fitting_bits<Shape>(
+        counts, n, fewest_bits, [](int bits) { return most_bits - bits; }, heaviest);
+    make_value_buckets(low, high, chosen, by_value);
+    if (threadIdx.x == 0) {
+      seg.bucket_bits = chosen;
+      seg.value_scale = double(by_value.scale);
+    }
+  } else {
+    const int chosen = fewest_fitting_bits<Shape>(
+        counts, n, fewest_bits,
+        [&](int bits) { return bucket_shift(min_bits, max_bits, bits) - finest_shift; },
+        heaviest);
+    if (threadIdx.x == 0) seg.bucket_bits = chosen;
   }
-  if (threadIdx.x == 0) seg.bucket_bits = chosen;
 }
 
 // Zeroes a segment's bucket counters: the pools are reused every other level.
@@ -347,8 +447,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     const unsigned long long min_bits = seg.min_bits;
     const unsigned long long max_bits = seg.max_bits;
     if (min_bits == max_bits) return;  // all equal: plan_buckets needs no counts
-    const key_bucket<Key> bucket_of_key{
-        min_bits, bucket_shift(min_bits, max_bits, seg.bucket_bits), flip};
+    const segment_bucket<Key> bucket_of_key(seg, flip);
 #pragma unroll
     for (int j = 0; j < Shape::partition_items; ++j) {
       const int i = striped_index<threads>(j);
@@ -445,12 +544,15 @@ struct bucket_planner {
   __device__ __forceinline__ void plan(const segment& seg,
                                        unsigned long long* segment_buckets) const {
     const int buckets = 1 << seg.bucket_bits;
-    const int shift = bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits);
+    // A bucket of bits one value wide (shift 0) holds one value; a bucket of value may hold
+    // several however narrow (value_buckets.cuh).
+    const bool one_value_each =
+        seg.value_scale == 0 && bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits) == 0;
     buckets_t own;
     scan_starts(own, segment_buckets, buckets);
     unsigned long long previous[per_thread];
     find_previous_buckets(own, previous);
-    decide_fates(own, previous, shift);
+    decide_fates(own, previous, one_value_each);
     reserve_entries(own);
     write_entries(own, seg, segment_buckets, buckets);
     extend_units(own, seg);
@@ -484,7 +586,7 @@ struct bucket_planner {
   // units when all equal.
   __device__ __forceinline__ void decide_fates(buckets_t& own,
                                                const unsigned long long (&previous)[per_thread],
-                                               int shift) const {
+                                               bool one_value_each) const {
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const unsigned long long count = own.count[i];
@@ -492,10 +594,10 @@ struct bucket_planner {
       own.opens[i] =
           count != 0 && small && opens_unit(previous[i], own.start[i], Shape::unit_window);
       own.joins[i] = count != 0 && small && !own.opens[i];
-      // An oversized bucket one value wide (shift 0) is all equal: a unit, not a segment,
+      // An oversized bucket that holds one value is all equal: a unit, not a segment,
       // and only if the scatter puts it in the alternate buffer (else it is done).
-      const bool equal_unit = count != 0 && !small && shift == 0 && !level_in_alternate;
-      const bool child = count != 0 && !small && shift != 0;
+      const bool equal_unit = count != 0 && !small && one_value_each && !level_in_alternate;
+      const bool child = count != 0 && !small && !one_value_each;
       own.child_bits[i] = deeper_level_bucket_bits(count, Shape::target_bucket_keys,
                                                    Shape::min_deeper_bucket_bits,
                                                    Shape::max_bucket_bits);
@@ -550,7 +652,7 @@ struct bucket_planner {
       if (own.adds[i].segments != 0)
         next_level.entries[first.segments + before.segments] = {
             position, own.count[i], first.segment_tiles + before.segment_tiles, ~0ull, 0,
-            first.counters + before.counters, own.child_bits[i]};
+            first.counters + before.counters, own.child_bits[i], 0.0};
       segment_buckets[b] = position;
     }
     __syncthreads();  // the opening bucket wrote its unit before members extend it
@@ -625,7 +727,7 @@ struct scatter_tile {
   storage_t& shared;
   const segment_tile& place;
   const segment& seg;
-  key_bucket<Key> bucket_of_key;
+  segment_bucket<Key> bucket_of_key;
   int buckets;
 
   // Scatters the tile, in the order of the steps below.
@@ -742,20 +844,19 @@ __global__ void __launch_bounds__(Shape::partition_threads,
     const unsigned long long max_bits = seg.max_bits;
     if (min_bits == max_bits) continue;  // all equal: plan_buckets made it a unit as it is
     const int buckets = 1 << seg.bucket_bits;
-    const key_bucket<Key> bucket_of_key{
-        min_bits, bucket_shift(min_bits, max_bits, seg.bucket_bits), flip};
+    const segment_bucket<Key> bucket_of_key(seg, flip);
     tile_t{shared, place, seg, bucket_of_key, buckets}.run(in_keys, out_keys, in_values,
                                                             out_values, cursors);
   }
 }
 
 // How a sort unit becomes the words its network sorts, and comes back:
-//   decoded   integer keys without values: each key's ordered bits (at least 32 bits wide),
-//             decoded on the way out; equal words are equal keys
+//   decoded   integer and float keys without values: each key's refined bits (ordered_bits.cuh:
+//             a bijection, at least 32 bits wide), decoded on the way out; equal words are
+//             equal keys
 //   tagged    every other unit: each key's ordered bits with its position in the unit, the
-//             keys (and values) gathered from those positions on the way out (floats' sort
-//             bits merge -0.0 with +0.0 and every NaN into one word; values follow their
-//             keys). Bits of at most 32 bits share one 64-bit word with the position; wider
+//             keys (and values) gathered from those positions on the way out (values follow
+//             their keys; 16-bit floats' sort bits merge -0.0 with +0.0 and every NaN). Bits of at most 32 bits share one 64-bit word with the position; wider
 //             bits too, as their distance from the unit's smallest key, where the unit's keys
 //             lie less than 2^(64 - position bits) apart (every unit below the first partition
 //             level), else they keep all their bits beside the position (tagged_word).
@@ -766,7 +867,7 @@ __global__ void __launch_bounds__(Shape::partition_threads,
 template <class Key, class Value, int UnitItems>
 struct unit_words {
   using bits_type = ordered_bits_t<Key>;
-  static constexpr bool decoded = !has_values_v<Value> && std::is_integral_v<Key>;
+  static constexpr bool decoded = !has_values_v<Value> && has_refined_bits_v<Key>;
   static constexpr bool wide = !decoded && sizeof(bits_type) > 4;
   static constexpr int position_bits = log2_of(UnitItems);
   using word_t = std::conditional_t<decoded && sizeof(bits_type) <= 4, std::uint32_t,
@@ -871,7 +972,9 @@ __device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys
   for (int i = 0; i < Items; ++i) {
     const int position = striped_index<Threads>(i);
     valid[i] = position < count;
-    bits[i] = valid[i] ? ordered_bits(in_keys[position], flip) : bits_type(~bits_type(0));
+    bits[i] = !valid[i]      ? bits_type(~bits_type(0))
+              : kind::decoded ? refined_bits(in_keys[position], flip)
+                              : ordered_bits(in_keys[position], flip);
   }
   const auto position_in = [](std::uint64_t word) {
     return unsigned(word & ((std::uint64_t(1) << kind::position_bits) - 1));
@@ -882,8 +985,7 @@ __device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys
     for (int i = 0; i < Items; ++i) words[i] = word_t(bits[i]);
     sort_and_stage<Threads, Items>(words, shared.words);
     for_each_striped<Threads, Items>(count, [&](int, int position) {
-      out_keys[position] =
-          radix_key_traits<Key>::decode(bits_type(bits_type(shared.words.get(position)) ^ flip));
+      out_keys[position] = key_of_refined_bits<Key>(bits_type(shared.words.get(position)), flip);
     });
   } else if constexpr (!kind::wide) {
     std::uint64_t words[Items];

@@ -19,6 +19,10 @@ struct segment {
   unsigned long long max_bits;
   unsigned long long counters;    // its 2^bucket_bits bucket counters in the level's pool
   int bucket_bits;
+  // 0: buckets of equal widths of ordered bits (buckets.cuh). Otherwise buckets of equal
+  // widths of value, this many per unit of value (value_buckets.cuh: the first level of
+  // float keys, set by choose_first_level_bits).
+  double value_scale;
 };
 
 // Keys that are done partitioning: one bitonic tile of them (`sorted`), or any number of

@@ -61,6 +61,40 @@ __host__ __device__ __forceinline__ ordered_bits_t<Key> encoded_bits(const Key& 
   return ordered_bits_t<Key>(radix_key_traits<Key>::encode(key) ^ flip);
 }
 
+// A bijection between keys and bits whose order refines the ordered bits' (a < b in ordered
+// bits implies the same for these), for a network that sorts words it can decode instead of
+// words that carry each key's position: integers' ordered bits themselves; floats' encoding
+// (which keeps -0.0 below +0.0 and every NaN payload apart), turned so that the negative NaNs,
+// which it puts below -inf, come after the positive ones, where the ordered bits put every NaN.
+// Equal ordered bits then stay adjacent: -0.0 beside +0.0, the NaNs together at the top.
+template <class Key>
+inline constexpr bool has_refined_bits_v =
+    std::is_integral_v<Key> || std::is_same_v<Key, float> || std::is_same_v<Key, double>;
+
+template <class Key>
+__host__ __device__ __forceinline__ ordered_bits_t<Key> refined_bits(const Key& key,
+                                                                     ordered_bits_t<Key> flip) {
+  using traits = radix_key_traits<Key>;
+  if constexpr (std::is_floating_point_v<Key>) {
+    constexpr auto negative_nans = ordered_bits_t<Key>(traits::magnitude_mask - traits::infinity_bits);
+    return ordered_bits_t<Key>(ordered_bits_t<Key>(traits::encode(key) - negative_nans) ^ flip);
+  } else {
+    return ordered_bits(key, flip);
+  }
+}
+
+template <class Key>
+__host__ __device__ __forceinline__ Key key_of_refined_bits(ordered_bits_t<Key> bits,
+                                                            ordered_bits_t<Key> flip) {
+  using traits = radix_key_traits<Key>;
+  if constexpr (std::is_floating_point_v<Key>) {
+    constexpr auto negative_nans = ordered_bits_t<Key>(traits::magnitude_mask - traits::infinity_bits);
+    return traits::decode(ordered_bits_t<Key>(ordered_bits_t<Key>(bits ^ flip) + negative_nans));
+  } else {
+    return traits::decode(ordered_bits_t<Key>(bits ^ flip));
+  }
+}
+
 // Keys in the order of their ordered bits: for comparison networks over radix keys.
 template <class Key>
 struct ordered_bits_less {

@@ -87,6 +87,13 @@ std::vector<Key> random_and_edge_patterns() {
                 -limits::denorm_min(), limits::min(), -limits::min(), limits::max(),
                 limits::lowest(), Key(1), Key(-1)})
     keys.push_back(k);
+  // The NaNs at either end of each sign's block: every bit set, and the smallest payloads.
+  using bits_t = same_size_bits_t<Key>;
+  const bits_t sign = bits_t(bits_t(1) << (8 * sizeof(Key) - 1));
+  const bits_t infinity = bits_of(limits::infinity());
+  for (bits_t b : {bits_t(~bits_t(0)), bits_t(~sign), bits_t(sign | infinity | 1),
+                   bits_t(infinity | 1)})
+    keys.push_back(from_bits<Key>(b));
   return keys;
 }
 
@@ -157,6 +164,34 @@ TEST(KeyTraits, RadixOrderLessFollowsTheSortBits) {
   expect_radix_order_less_follows_the_sort_bits(random_and_edge_integers<std::int64_t>());
   expect_radix_order_less_follows_the_sort_bits(random_and_edge_integers<std::uint64_t>());
   expect_radix_order_less_follows_the_sort_bits(all_patterns<std::int8_t>());
+}
+
+// refined_bits (the words that bucket_bitonic's networks sort and decode): sorted by them,
+// keys never step down in ordered bits (so the order refines the ordered bits' and keeps
+// equal ordered bits adjacent), and every key decodes back bit for bit; both orders.
+template <class Key>
+void expect_refined_bits_refine_the_ordered_bits(std::vector<Key> keys) {
+  using namespace gpusort::backends;
+  for (bool descending : {false, true}) {
+    const auto flip = order_flip<Key>(descending);
+    std::sort(keys.begin(), keys.end(),
+              [&](Key a, Key b) { return refined_bits(a, flip) < refined_bits(b, flip); });
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_EQ(bits_of(key_of_refined_bits<Key>(refined_bits(keys[i], flip), flip)),
+                bits_of(keys[i]))
+          << i << (descending ? " descending" : "");
+      if (i > 0)
+        ASSERT_LE(ordered_bits(keys[i - 1], flip), ordered_bits(keys[i], flip))
+            << i << (descending ? " descending" : "");
+    }
+  }
+}
+
+TEST(KeyTraits, RefinedBitsAreABijectionThatRefinesTheOrderedBits) {
+  expect_refined_bits_refine_the_ordered_bits(random_and_edge_patterns<float>());
+  expect_refined_bits_refine_the_ordered_bits(random_and_edge_patterns<double>());
+  expect_refined_bits_refine_the_ordered_bits(random_and_edge_integers<std::int64_t>());
+  expect_refined_bits_refine_the_ordered_bits(all_patterns<std::int8_t>());
 }
 
 // gpusort::less<> and greater<> on floats order as the radix sort does (NaNs of either sign
