@@ -368,7 +368,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     if (heaviest(counts, 0) >= heaviest_by_bits) return;
     const int chosen = fewest_fitting_bits<Shape>(
         counts, n, fewest_bits, [](int bits) { return most_bits - bits; }, heaviest);
-    make_value_buckets(low, high, chosen, by_value);
+    make_value_buckets(low, high, chosen, by_value);  // fewer buckets: finite as well
     if (threadIdx.x == 0) {
       seg.bucket_bits = chosen;
       seg.value_scale = double(by_value.scale);
@@ -851,12 +851,13 @@ __global__ void __launch_bounds__(Shape::partition_threads,
 }
 
 // How a sort unit becomes the words its network sorts, and comes back:
-//   decoded   integer and float keys without values: each key's refined bits (ordered_bits.cuh:
-//             a bijection, at least 32 bits wide), decoded on the way out; equal words are
-//             equal keys
+//   decoded   integer and float keys without values: each key's refined bits
+//             (ordered_bits.cuh: a bijection, at least 32 bits wide), decoded on the way
+//             out; equal words are equal keys
 //   tagged    every other unit: each key's ordered bits with its position in the unit, the
 //             keys (and values) gathered from those positions on the way out (values follow
-//             their keys; 16-bit floats' sort bits merge -0.0 with +0.0 and every NaN). Bits of at most 32 bits share one 64-bit word with the position; wider
+//             their keys; 16-bit floats' sort bits merge -0.0 with +0.0 and every NaN). Bits
+//             of at most 32 bits share one 64-bit word with the position; wider
 //             bits too, as their distance from the unit's smallest key, where the unit's keys
 //             lie less than 2^(64 - position bits) apart (every unit below the first partition
 //             level), else they keep all their bits beside the position (tagged_word).

@@ -76,7 +76,8 @@ __host__ __device__ __forceinline__ ordered_bits_t<Key> refined_bits(const Key& 
                                                                      ordered_bits_t<Key> flip) {
   using traits = radix_key_traits<Key>;
   if constexpr (std::is_floating_point_v<Key>) {
-    constexpr auto negative_nans = ordered_bits_t<Key>(traits::magnitude_mask - traits::infinity_bits);
+    constexpr auto negative_nans =
+        ordered_bits_t<Key>(traits::magnitude_mask - traits::infinity_bits);
     return ordered_bits_t<Key>(ordered_bits_t<Key>(traits::encode(key) - negative_nans) ^ flip);
   } else {
     return ordered_bits(key, flip);
@@ -88,7 +89,8 @@ __host__ __device__ __forceinline__ Key key_of_refined_bits(ordered_bits_t<Key> 
                                                             ordered_bits_t<Key> flip) {
   using traits = radix_key_traits<Key>;
   if constexpr (std::is_floating_point_v<Key>) {
-    constexpr auto negative_nans = ordered_bits_t<Key>(traits::magnitude_mask - traits::infinity_bits);
+    constexpr auto negative_nans =
+        ordered_bits_t<Key>(traits::magnitude_mask - traits::infinity_bits);
     return traits::decode(ordered_bits_t<Key>(ordered_bits_t<Key>(bits ^ flip) + negative_nans));
   } else {
     return traits::decode(ordered_bits_t<Key>(bits ^ flip));

@@ -25,7 +25,9 @@ TYPED_TEST(BucketBitonicFirstLevelOfValue, RangesOnEitherSideOfWhatValueBucketsT
   const std::size_t n = (std::size_t(1) << 21) + 5;
   if (capped({n}).empty()) GTEST_SKIP() << "past GPUSORT_TEST_MAX_N";
   const auto uniform_in = [](double low, double high) {
-    return [=](random_t& rng) { return Key(std::uniform_real_distribution<double>(low, high)(rng)); };
+    return [=](random_t& rng) {
+      return Key(std::uniform_real_distribution<double>(low, high)(rng));
+    };
   };
   const Key big = limits::max() / Key(2);
   struct input {
