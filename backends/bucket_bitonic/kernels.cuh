@@ -128,35 +128,34 @@ struct key_bucket {
   }
 };
 
-// The bucket a key falls in within its segment: equal widths of ordered bits, or for float
-// keys in a segment that chose them, equal widths of value.
-template <class Key, bool MayTakeValues = std::is_floating_point_v<Key>>
-struct segment_bucket {
-  key_bucket<Key> by_bits;
-  __device__ __forceinline__ segment_bucket(const segment& seg, ordered_bits_t<Key> flip)
-      : by_bits{seg.min_bits, bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits), flip} {}
-  __device__ __forceinline__ unsigned operator()(const Key& key) const { return by_bits(key); }
-};
-
-// The key at one end of a segment, from its ordered bits.
+// The key at one end of a segment, from its (widened) ordered bits.
 template <class Key>
-__device__ __forceinline__ Key key_of_ordered_bits(unsigned long long bits,
-                                                   ordered_bits_t<Key> flip) {
-  return radix_key_traits<Key>::decode(ordered_bits_t<Key>(ordered_bits_t<Key>(bits) ^ flip));
+__device__ __forceinline__ Key key_of_segment_end(unsigned long long bits,
+                                                  ordered_bits_t<Key> flip) {
+  return key_of_encoded_bits<Key>(ordered_bits_t<Key>(bits), flip);
 }
 
+// The bucket a key falls in within its segment: equal widths of ordered bits, or for float
+// keys in a segment that chose them, equal widths of value.
 template <class Key>
-struct segment_bucket<Key, true> {
+struct segment_bucket {
+  static constexpr bool may_take_values = std::is_floating_point_v<Key>;
   key_bucket<Key> by_bits;
-  value_buckets<Key> by_value;
-  bool in_value;
+  value_buckets<std::conditional_t<may_take_values, Key, float>> by_value{};  // (floats only)
+  bool in_value = false;
+
   __device__ __forceinline__ segment_bucket(const segment& seg, ordered_bits_t<Key> flip)
-      : by_bits{seg.min_bits, bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits), flip},
-        by_value{key_of_ordered_bits<Key>(seg.min_bits, flip), Key(seg.value_scale),
-                 (1u << seg.bucket_bits) - 1},
-        in_value(seg.value_scale != 0) {}
+      : by_bits{seg.min_bits, bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits), flip} {
+    if constexpr (may_take_values) {
+      in_value = seg.value_scale != 0;
+      by_value = {key_of_segment_end<Key>(seg.min_bits, flip), Key(seg.value_scale),
+                  (1u << seg.bucket_bits) - 1};
+    }
+  }
   __device__ __forceinline__ unsigned operator()(const Key& key) const {
-    return in_value ? by_value(key) : by_bits(key);
+    if constexpr (may_take_values)
+      if (in_value) return by_value(key);
+    return by_bits(key);
   }
 };
 
@@ -267,8 +266,9 @@ template <class Shape, class Key, class BucketOf>
 __device__ __forceinline__ void count_sample(const Key* keys, std::size_t n,
                                              const BucketOf& bucket_of, unsigned* counts) {
   constexpr int threads = Shape::partition_threads;
+  static_assert(Shape::first_level_samples % threads == 0, "whole samples per thread");
   constexpr int samples_per_thread = Shape::first_level_samples / threads;
-  constexpr std::size_t samples = std::size_t(samples_per_thread) * threads;
+  constexpr std::size_t samples = Shape::first_level_samples;
 #pragma unroll 16
   for (int j = 0; j < samples_per_thread; ++j) {
     const std::size_t sample = std::size_t(j) * threads + threadIdx.x;
@@ -353,15 +353,19 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     for (int b = int(threadIdx.x); b < Shape::max_buckets; b += threads) counts[b] = 0;
     __syncthreads();
   };
-  clear_counts();
   const int finest_shift = bucket_shift(min_bits, max_bits, most_bits);
-  count_sample<Shape>(keys, n, key_bucket<Key>{min_bits, finest_shift, flip}, counts);
+  const auto count_sample_by_bits = [&] {
+    clear_counts();
+    count_sample<Shape>(keys, n, key_bucket<Key>{min_bits, finest_shift, flip}, counts);
+  };
 
   if constexpr (Shape::value_space_first_level) {
-    const Key low = key_of_ordered_bits<Key>(min_bits, flip);
-    const Key high = key_of_ordered_bits<Key>(max_bits, flip);
+    // Where value buckets cannot be made, bits stay as they are: nothing to count.
+    const Key low = key_of_segment_end<Key>(min_bits, flip);
+    const Key high = key_of_segment_end<Key>(max_bits, flip);
     value_buckets<Key> by_value;
     if (!make_value_buckets(low, high, most_bits, by_value)) return;
+    count_sample_by_bits();
     const unsigned long long heaviest_by_bits = heaviest(counts, 0);
     clear_counts();
     count_sample<Shape>(keys, n, by_value, counts);
@@ -374,6 +378,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
       seg.value_scale = double(by_value.scale);
     }
   } else {
+    count_sample_by_bits();
     const int chosen = fewest_fitting_bits<Shape>(
         counts, n, fewest_bits,
         [&](int bits) { return bucket_shift(min_bits, max_bits, bits) - finest_shift; },
@@ -973,9 +978,12 @@ __device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys
   for (int i = 0; i < Items; ++i) {
     const int position = striped_index<Threads>(i);
     valid[i] = position < count;
-    bits[i] = !valid[i]      ? bits_type(~bits_type(0))
-              : kind::decoded ? refined_bits(in_keys[position], flip)
-                              : ordered_bits(in_keys[position], flip);
+    if (!valid[i])
+      bits[i] = bits_type(~bits_type(0));
+    else if constexpr (kind::decoded)
+      bits[i] = refined_bits(in_keys[position], flip);
+    else
+      bits[i] = ordered_bits(in_keys[position], flip);
   }
   const auto position_in = [](std::uint64_t word) {
     return unsigned(word & ((std::uint64_t(1) << kind::position_bits) - 1));

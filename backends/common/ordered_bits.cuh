@@ -61,6 +61,14 @@ __host__ __device__ __forceinline__ ordered_bits_t<Key> encoded_bits(const Key& 
   return ordered_bits_t<Key>(radix_key_traits<Key>::encode(key) ^ flip);
 }
 
+// The key whose encoding, XOR-ed with flip, is `bits` (encoded_bits' inverse). Of ordered
+// bits it gives the canonical key (-0.0 as +0.0, a NaN as the one NaN sort_bits makes).
+template <class Key>
+__host__ __device__ __forceinline__ Key key_of_encoded_bits(ordered_bits_t<Key> bits,
+                                                            ordered_bits_t<Key> flip) {
+  return radix_key_traits<Key>::decode(ordered_bits_t<Key>(bits ^ flip));
+}
+
 // A bijection between keys and bits whose order refines the ordered bits' (a < b in ordered
 // bits implies the same for these), for a network that sorts words it can decode instead of
 // words that carry each key's position: integers' ordered bits themselves; floats' encoding
@@ -71,30 +79,30 @@ template <class Key>
 inline constexpr bool has_refined_bits_v =
     std::is_integral_v<Key> || std::is_same_v<Key, float> || std::is_same_v<Key, double>;
 
+// How far the floats' encoding is turned: the negative NaNs' patterns (0 for integers).
+template <class Key>
+__host__ __device__ constexpr ordered_bits_t<Key> refined_turn() {
+  if constexpr (std::is_floating_point_v<Key>)
+    return ordered_bits_t<Key>(radix_key_traits<Key>::magnitude_mask -
+                               radix_key_traits<Key>::infinity_bits);
+  else
+    return 0;
+}
+
 template <class Key>
 __host__ __device__ __forceinline__ ordered_bits_t<Key> refined_bits(const Key& key,
                                                                      ordered_bits_t<Key> flip) {
-  using traits = radix_key_traits<Key>;
-  if constexpr (std::is_floating_point_v<Key>) {
-    constexpr auto negative_nans =
-        ordered_bits_t<Key>(traits::magnitude_mask - traits::infinity_bits);
-    return ordered_bits_t<Key>(ordered_bits_t<Key>(traits::encode(key) - negative_nans) ^ flip);
-  } else {
-    return ordered_bits(key, flip);
-  }
+  return ordered_bits_t<Key>(ordered_bits_t<Key>(encoded_bits(key, ordered_bits_t<Key>(0)) -
+                                                 refined_turn<Key>()) ^
+                             flip);
 }
 
 template <class Key>
 __host__ __device__ __forceinline__ Key key_of_refined_bits(ordered_bits_t<Key> bits,
                                                             ordered_bits_t<Key> flip) {
-  using traits = radix_key_traits<Key>;
-  if constexpr (std::is_floating_point_v<Key>) {
-    constexpr auto negative_nans =
-        ordered_bits_t<Key>(traits::magnitude_mask - traits::infinity_bits);
-    return traits::decode(ordered_bits_t<Key>(ordered_bits_t<Key>(bits ^ flip) + negative_nans));
-  } else {
-    return traits::decode(ordered_bits_t<Key>(bits ^ flip));
-  }
+  return key_of_encoded_bits<Key>(ordered_bits_t<Key>(ordered_bits_t<Key>(bits ^ flip) +
+                                                      refined_turn<Key>()),
+                                  ordered_bits_t<Key>(0));
 }
 
 // Keys in the order of their ordered bits: for comparison networks over radix keys.
