@@ -99,11 +99,22 @@ __host__ __device__ constexpr bool heaviest_bucket_fits(std::size_t heaviest_in_
 
 // Buckets a deeper level splits a segment of `count` keys into: as at level 0, but at least
 // 2^min_bits, so that each level still removes min_bits bits of range (partition_levels).
+// A segment that needs more than max_bits (one the level before could not cut to size: a
+// narrow window of keys beside a far outlier, the crowded bottom of exponential keys) still
+// takes max_bits where its buckets average at most 7/4 of the target (7/8 of a small bucket),
+// and otherwise half the bits it needs, as the balanced first level does. Buckets of about a
+// small bucket's limit, half of them over it, would each become a segment of the next level,
+// cut into buckets of a few keys, and leave their neighbours units of one bucket each (u32,
+// 2^24 keys in a window of 2^24 values beside one key of 0: 1.8 ms with max_bits, 1.2 ms with
+// 8 bits, against 0.9 ms for uniform keys; u64 normal keys at 2^28, whose largest segments
+// average 0.8 of a small bucket, lost 18 % with half; H100, bench/results/NOTES.md).
 __host__ __device__ constexpr int deeper_level_bucket_bits(std::size_t count,
                                                            std::size_t target_keys,
                                                            int min_bits, int max_bits) {
-  const int bits = first_level_bucket_bits(count, target_keys, max_bits);
-  return bits > min_bits ? bits : min_bits;
+  const int needed = first_level_bucket_bits(count, target_keys, 64);
+  const bool one_level = needed <= max_bits || (count >> max_bits) <= target_keys * 7 / 4;
+  const int bits = one_level ? (needed < max_bits ? needed : max_bits) : (needed + 1) / 2;
+  return bits < min_bits ? min_bits : bits > max_bits ? max_bits : bits;
 }
 
 // Partition levels that can still find a bucket with more than one distinct value: after

@@ -279,6 +279,43 @@ TEST(Buckets, BalancedFirstLevelSharesTheNeededBitsEvenly) {
   EXPECT_EQ(bb::balanced_first_level_bits(std::size_t(1) << 34, 256, 11), 9);  // 3 levels
 }
 
+// A deeper level takes the bits a segment needs where one level can, at least min_bits; a
+// segment that needs more keeps max_bits while its buckets stay under 7/8 of a small bucket
+// on average, and takes half of what it needs (at least min_bits) beyond, so that neither
+// this level nor the next leaves buckets about the small-bucket limit.
+TEST(Buckets, DeeperLevelsTakeWhatTheyNeedOrHalfOfIt) {
+  for (std::size_t target : {std::size_t(256), std::size_t(512)})
+    for (int min_bits : {1, 8})
+      for (int log2 = 0; log2 <= 40; ++log2)
+        for (std::size_t count : {std::size_t(1) << log2, (std::size_t(1) << log2) * 3 / 2 + 1,
+                                  (std::size_t(1) << log2) * 7 / 4}) {
+          const int needed = bb::first_level_bucket_bits(count, target, 64);
+          const int bits = bb::deeper_level_bucket_bits(count, target, min_bits, 11);
+          SCOPED_TRACE(::testing::Message() << "count=" << count << " target=" << target
+                                            << " min_bits=" << min_bits << " bits=" << bits);
+          EXPECT_GE(bits, min_bits);
+          EXPECT_LE(bits, 11);
+          if (needed <= 11) {
+            EXPECT_EQ(bits, needed > min_bits ? needed : min_bits);
+          } else if ((count >> 11) <= target * 7 / 4) {
+            EXPECT_EQ(bits, 11);
+          } else {
+            const int half = (needed + 1) / 2;
+            EXPECT_GE(bits, half < 11 ? half : 11);
+            EXPECT_LT(bits, needed);  // the next level is left something to cut
+          }
+        }
+  // 4-byte keys aim at 512 keys per bucket: 2^20 keys need 11 bits, one level; 2^21 need 12,
+  // and take 8 (six, raised to the minimum); 1.75 * 2^20 take 11 (buckets of 896 keys of a
+  // small bucket's 1024); 2^29 need 20 and take 10.
+  EXPECT_EQ(bb::deeper_level_bucket_bits(std::size_t(1) << 20, 512, 8, 11), 11);
+  EXPECT_EQ(bb::deeper_level_bucket_bits(std::size_t(7) << 18, 512, 8, 11), 11);
+  EXPECT_EQ(bb::deeper_level_bucket_bits((std::size_t(7) << 18) + 2048, 512, 8, 11), 8);
+  EXPECT_EQ(bb::deeper_level_bucket_bits(std::size_t(1) << 21, 512, 8, 11), 8);
+  EXPECT_EQ(bb::deeper_level_bucket_bits(std::size_t(1) << 29, 512, 8, 11), 10);
+  EXPECT_EQ(bb::deeper_level_bucket_bits(4096, 512, 8, 11), 8);
+}
+
 // The heaviest sampled bucket, scaled to n, against the limit: equal fits, one more does not.
 TEST(Buckets, HeaviestBucketFitsAtMostItsLimit) {
   const std::size_t limit = bb::heavy_bucket_limit(256, 11);
