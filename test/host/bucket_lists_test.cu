@@ -154,8 +154,9 @@ TEST(BucketLists, EveryFirstLevelTheSampleMayChooseStaysWithinTheCapacities) {
 // The sample runs only where it can add bits: integer keys past the heavy-bucket limit (at
 // or below it, even all keys in one bucket fit, and the first level keeps its count).
 // Integers are sampled where the first level can take more bits than the even split; floats
-// past the same limit, to choose between buckets of bits and of value (value_buckets.cuh),
-// and then plan one more level, since buckets of value need not narrow the range of bits.
+// past twice that limit, to choose between buckets of bits and of value (value_buckets.cuh),
+// and then plan one more level, since buckets of value need not narrow the range of bits;
+// between the limit and twice it, floats take the most bits without a sample.
 TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBitsOrBucketsOfValue) {
   using eight_byte_keys =
       bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, std::uint64_t>;
@@ -174,7 +175,12 @@ TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBitsOrBucketsOfVal
   EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 20).first_bits, 11);
   EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 20).levels,
             bb::plan_sort<four_byte_keys>(std::size_t(1) << 20).levels);
-  EXPECT_TRUE(sampled(bb::plan_sort<float_keys>((std::size_t(1) << 20) + 1)));
+  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>((std::size_t(1) << 20) + 1)));
+  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>(std::size_t(1) << 21)));
+  EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 21).first_bits, 11);
+  EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 21).levels,
+            bb::plan_sort<four_byte_keys>(std::size_t(1) << 20).levels);
+  EXPECT_TRUE(sampled(bb::plan_sort<float_keys>((std::size_t(1) << 21) + 1)));
   EXPECT_TRUE(sampled(bb::plan_sort<float_keys>(std::size_t(1) << 24)));
   EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 24).first_bits,
             bb::plan_sort<four_byte_keys>(std::size_t(1) << 24).first_bits);
