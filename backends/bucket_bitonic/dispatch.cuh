@@ -7,6 +7,7 @@
 #include <gpusort/error.cuh>
 #include <gpusort/sort_request.cuh>
 #include "../common/dependent_launch.cuh"
+#include "../common/kernel_setup.cuh"
 #include "../common/resident_grid.cuh"
 #include "../common/ordered_bits.cuh"
 #include "kernels.cuh"
@@ -38,7 +39,8 @@ constexpr list_capacities capacities_for(std::size_t n, int first_bits, int leve
   // (deeper_level_bucket_bits).
   const std::size_t deeper_counters = (not_small << Shape::min_deeper_bucket_bits) +
                                       2 * Shape::target_buckets_per_unit * (n / unit_items + 1);
-  const std::size_t first_counters = std::size_t(1) << first_bits;
+  // Level 0's one segment keeps its counters a cache line apart (work_lists.cuh).
+  const std::size_t first_counters = (std::size_t(1) << first_bits) * first_level_counter_stride;
   return {not_small, std::size_t(levels) * (windows + 4 * not_small) + 1,
           deeper_counters > first_counters ? deeper_counters : first_counters};
 }
@@ -152,18 +154,26 @@ inline constexpr int narrow_plan_buckets_per_thread = 1;
 // can have.
 struct partition_grids {
   unsigned min_max, histogram, narrow_plan, wide_plan, scatter;
+  int scatter_shared_bytes;  // dynamic
 };
 
 template <class Shape, class Key, class Value>
 partition_grids partition_grids_for(const sort_plan& plan) {
   constexpr int threads = Shape::partition_threads;
+  constexpr auto scatter = bucket_scatter<Shape, Key, Value>;
+  using scatter_storage_t = scatter_storage<Shape, Key, Value>;
+  // Allowed before the occupancy query, which counts it.
+  const int scatter_shared_bytes = allowed_dynamic_shared_bytes<scatter, scatter_storage_t>(
+      "bucket_bitonic sort: allowing the scatter its shared memory");
   return {resident_grid<segment_min_max<Shape, Key>, threads>(plan.most_tiles),
           resident_grid<bucket_histogram<Shape, Key>, threads>(plan.most_tiles),
           resident_grid<plan_buckets<Shape, narrow_plan_buckets_per_thread>, threads>(
               plan.capacity.segments),
           resident_grid<plan_buckets<Shape, Shape::buckets_per_thread>, threads>(
               plan.capacity.segments),
-          resident_grid<bucket_scatter<Shape, Key, Value>, threads>(plan.most_tiles)};
+          resident_grid<scatter, threads, dynamic_shared_bytes<scatter_storage_t>>(
+              plan.most_tiles),
+          scatter_shared_bytes};
 }
 
 // The launches of one sort, in stream order (kernels.cuh).
@@ -208,8 +218,9 @@ struct bucket_sorter {
 
     count_buckets(level, from_keys, list, next, pool, next_pool, grids);
     plan_level(level, list, next, pool, next_pool, grids);
-    launch_dependent(bucket_scatter<Shape, Key, Value>, grids.scatter, partition_threads, 0,
-                     stream, "bucket_bitonic sort: bucket_scatter", from_keys,
+    launch_dependent(bucket_scatter<Shape, Key, Value>, grids.scatter, partition_threads,
+                     grids.scatter_shared_bytes, stream, "bucket_bitonic sort: bucket_scatter",
+                     from_keys,
                      in_alternate ? keys : work.alternate_keys,
                      in_alternate ? work.alternate_values : values,
                      in_alternate ? values : work.alternate_values, list, pool, flip);

@@ -29,6 +29,8 @@
 #include "../common/striped_tile.cuh"
 #include "../common/bitonic_tile.cuh"
 #include "../common/dependent_launch.cuh"
+#include "../common/block_shared.cuh"
+#include "../common/tile_prefetch.cuh"
 #include "buckets.cuh"
 #include "value_buckets.cuh"
 #include "work_lists.cuh"
@@ -255,7 +257,8 @@ __global__ void start_lists(work_list<segment> first_level, work_list<sort_unit>
     units.entries[0] = {0, n, 0, 0, 0};
     *units.reservation = pack_reservation(1, 1);
   } else {
-    first_level.entries[0] = {0, n, 0, ~0ull, 0, 0, first_bucket_bits, 0.0};
+    first_level.entries[0] = {0, n, 0, ~0ull, 0, 0, first_bucket_bits, 0.0,
+                              first_level_counter_stride};
     *first_level.reservation = pack_reservation(1, tile_count(n, Shape::partition_tile));
     *units.reservation = 0;
   }
@@ -392,7 +395,7 @@ template <int Threads>
 __device__ __forceinline__ void clear_bucket_counters(const segment& seg,
                                                       const counter_pool& counters) {
   for (int b = int(threadIdx.x); b < (1 << seg.bucket_bits); b += Threads)
-    counters.counters[seg.counters + std::size_t(b)] = 0;
+    counters.counters[counter_of(seg, b)] = 0;
 }
 
 // Also clears the bucket counters of each segment, before bucket_histogram fills them.
@@ -466,8 +469,9 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     __syncthreads();
     const segment& seg = list.entries[s];
     for (int b = int(threadIdx.x); b < (1 << seg.bucket_bits); b += threads) {
-      if (counts[b] != 0) atomicAdd(&counters.counters[seg.counters + std::size_t(b)],
-                                    static_cast<unsigned long long>(counts[b]));
+      if (counts[b] != 0)
+        atomicAdd(&counters.counters[counter_of(seg, b)],
+                  static_cast<unsigned long long>(counts[b]));
       counts[b] = 0;
     }
     __syncthreads();
@@ -546,30 +550,30 @@ struct bucket_planner {
   }
 
   // Plans a segment of distinct keys, in the order of the steps below.
-  __device__ __forceinline__ void plan(const segment& seg,
-                                       unsigned long long* segment_buckets) const {
+  __device__ __forceinline__ void plan(const segment& seg, unsigned long long* pool) const {
     const int buckets = 1 << seg.bucket_bits;
     // A bucket of bits one value wide (shift 0) holds one value; a bucket of value may hold
     // several however narrow (value_buckets.cuh).
     const bool one_value_each =
         seg.value_scale == 0 && bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits) == 0;
     buckets_t own;
-    scan_starts(own, segment_buckets, buckets);
+    scan_starts(own, seg, pool, buckets);
     unsigned long long previous[per_thread];
     find_previous_buckets(own, previous);
     decide_fates(own, previous, one_value_each);
     reserve_entries(own);
-    write_entries(own, seg, segment_buckets, buckets);
+    write_entries(own, seg, pool, buckets);
     extend_units(own, seg);
   }
 
   // Each bucket's first position in the segment: an exclusive scan of the counts.
-  __device__ __forceinline__ void scan_starts(buckets_t& own, const unsigned long long* counts,
+  __device__ __forceinline__ void scan_starts(buckets_t& own, const segment& seg,
+                                              const unsigned long long* pool,
                                               int buckets) const {
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const int b = int(threadIdx.x) * per_thread + i;
-      own.count[i] = b < buckets ? counts[b] : 0;
+      own.count[i] = b < buckets ? pool[counter_of(seg, b)] : 0;
     }
     start_scan_t(shared.scan.starts).ExclusiveSum(own.count, own.start);
     __syncthreads();
@@ -641,8 +645,7 @@ struct bucket_planner {
   // The units the buckets open, the segments they become, and every bucket's first position
   // in place of its count: its cursor for bucket_scatter.
   __device__ __forceinline__ void write_entries(const buckets_t& own, const segment& seg,
-                                                unsigned long long* segment_buckets,
-                                                int buckets) const {
+                                                unsigned long long* pool, int buckets) const {
     const list_additions& first = shared.first;
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
@@ -658,7 +661,7 @@ struct bucket_planner {
         next_level.entries[first.segments + before.segments] = {
             position, own.count[i], first.segment_tiles + before.segment_tiles, ~0ull, 0,
             first.counters + before.counters, own.child_bits[i], 0.0};
-      segment_buckets[b] = position;
+      pool[counter_of(seg, b)] = position;
     }
     __syncthreads();  // the opening bucket wrote its unit before members extend it
   }
@@ -700,7 +703,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     if (seg.min_bits == seg.max_bits)
       planner.finish_all_equal(seg);
     else
-      planner.plan(seg, counters.counters + seg.counters);
+      planner.plan(seg, counters.counters);
   }
 }
 
@@ -716,11 +719,13 @@ struct scatter_storage {
     Key keys[Shape::partition_tile];
     Value values[has_values_v<Value> ? Shape::partition_tile : 1];
   } exchange;
+  Key staged[Shape::partition_tile];  // the tile's keys, copied in during the tile before
 };
 
-// One tile of bucket_scatter: its keys ranked within their buckets, each bucket's run
-// reserved in the output with one atomic, then the tile ordered by bucket in shared memory
-// and written out striped: consecutive threads write consecutive positions of each run.
+// One tile of bucket_scatter: its keys (staged in shared memory) ranked within their
+// buckets, each bucket's run reserved in the output with one atomic, then the tile ordered by
+// bucket in shared memory and written out striped: consecutive threads write consecutive
+// positions of each run.
 template <class Shape, class Key, class Value>
 struct scatter_tile {
   static constexpr int threads = Shape::partition_threads;
@@ -735,12 +740,15 @@ struct scatter_tile {
   segment_bucket<Key> bucket_of_key;
   int buckets;
 
-  // Scatters the tile, in the order of the steps below.
-  __device__ __forceinline__ void run(const Key* in_keys, Key* out_keys, const Value* in_values,
-                                      Value* out_values, const counter_pool& cursors) const {
+  // Scatters the tile, in the order of the steps below; start_next() once the staged keys
+  // are read, so that the next tile's may take their place.
+  template <class StartNext>
+  __device__ __forceinline__ void run(Key* out_keys, const Value* in_values, Value* out_values,
+                                      const counter_pool& cursors, StartNext&& start_next) const {
     Key keys[items];
     unsigned bucket_and_rank[items];  // bucket << 16 | rank among the tile's keys of the bucket
-    load_and_rank(in_keys, keys, bucket_and_rank);
+    load_and_rank(keys, bucket_and_rank);
+    start_next();
     reserve_runs(cursors);
     unsigned striped_bucket[has_values ? items : 1];
     scatter_keys(keys, bucket_and_rank, out_keys, striped_bucket);
@@ -749,9 +757,9 @@ struct scatter_tile {
     __syncthreads();  // shared memory is reused by the next tile
   }
 
-  // Loads the tile and counts it per bucket in shared memory; a key's rank is its count's
-  // value before it.
-  __device__ __forceinline__ void load_and_rank(const Key* in_keys, Key (&keys)[items],
+  // Reads the staged tile and counts it per bucket in shared memory; a key's rank is its
+  // count's value before it.
+  __device__ __forceinline__ void load_and_rank(Key (&keys)[items],
                                                 unsigned (&bucket_and_rank)[items]) const {
     for (int b = int(threadIdx.x); b < buckets; b += threads) shared.tile_start[b] = 0;
     __syncthreads();
@@ -759,7 +767,7 @@ struct scatter_tile {
     for (int j = 0; j < items; ++j) {
       const int i = striped_index<threads>(j);
       const bool valid = i < place.count;  // every lane calls count_in_bucket
-      if (valid) keys[j] = in_keys[place.begin + i];
+      if (valid) keys[j] = shared.staged[i];
       const unsigned bucket = valid ? bucket_of_key(keys[j]) : 0u;
       bucket_and_rank[j] = bucket << 16 | count_in_bucket(shared.tile_start, bucket, valid);
     }
@@ -777,13 +785,14 @@ struct scatter_tile {
       count[i] = b < buckets ? shared.tile_start[b] : 0u;
     }
     typename storage_t::scan_t(shared.exchange.scan).ExclusiveSum(count, start);
-    unsigned long long* segment_cursors = cursors.counters + seg.counters;
+    unsigned long long* segment_cursors = cursors.counters;
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const int b = int(threadIdx.x) * per_thread + i;
       if (b < buckets) shared.tile_start[b] = start[i];
       if (count[i] != 0)
-        shared.tile_base[b] = atomicAdd(&segment_cursors[b], count[i]) - start[i];
+        shared.tile_base[b] =
+            atomicAdd(&segment_cursors[counter_of(seg, b)], count[i]) - start[i];
     }
     __syncthreads();
   }
@@ -837,21 +846,46 @@ __global__ void __launch_bounds__(Shape::partition_threads,
                    work_list<segment> list, counter_pool cursors, typename Shape::bits_type flip) {
   wait_for_previous_kernel();  // launched to overlap the previous kernel's end
   using tile_t = scatter_tile<Shape, Key, Value>;
-  __shared__ typename tile_t::storage_t shared;
+  using prefetch_t = tile_prefetch<Shape::partition_threads, Shape::partition_items, Key>;
+  auto& shared = block_shared<typename tile_t::storage_t>();
 
   const unsigned long long reserved = *list.reservation;
   const std::size_t segments = entries_of(reserved);
   const unsigned long long tiles = tiles_of(reserved);
-  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const segment_tile place = locate_tile(list, segments, tile, Shape::partition_tile);
+  // Each tile's keys are copied into shared memory while the block scatters the tile before
+  // it, so that their loads overlap its atomics, exchange and writes (a persistent block has
+  // nothing else to hide them behind: 6 warps per scheduler).
+  const auto stage = [&](const segment_tile& place) {
+    prefetch_t::start(in_keys + place.begin, place.count, shared.staged);
+  };
+  unsigned long long tile = blockIdx.x;
+  if (tile >= tiles) return;
+  segment_tile place = locate_tile(list, segments, tile, Shape::partition_tile);
+  stage(place);
+  for (;;) {
+    const unsigned long long next = tile + gridDim.x;
+    const bool has_next = next < tiles;  // the same for the whole block
+    const segment_tile next_place =
+        has_next ? locate_tile(list, segments, next, Shape::partition_tile) : place;
+    const auto start_next = [&] {
+      if (has_next) stage(next_place);
+    };
+    prefetch_t::wait();
+    __syncthreads();  // every thread's copies of this tile are in
     const segment& seg = list.entries[place.segment];
     const unsigned long long min_bits = seg.min_bits;
     const unsigned long long max_bits = seg.max_bits;
-    if (min_bits == max_bits) continue;  // all equal: plan_buckets made it a unit as it is
-    const int buckets = 1 << seg.bucket_bits;
-    const segment_bucket<Key> bucket_of_key(seg, flip);
-    tile_t{shared, place, seg, bucket_of_key, buckets}.run(in_keys, out_keys, in_values,
-                                                            out_values, cursors);
+    if (min_bits == max_bits) {  // all equal: plan_buckets made it a unit as it is
+      start_next();              // (nobody reads this tile's staged keys)
+    } else {
+      const int buckets = 1 << seg.bucket_bits;
+      const segment_bucket<Key> bucket_of_key(seg, flip);
+      tile_t{shared, place, seg, bucket_of_key, buckets}.run(out_keys, in_values, out_values,
+                                                              cursors, start_next);
+    }
+    if (!has_next) break;
+    tile = next;
+    place = next_place;
   }
 }
 

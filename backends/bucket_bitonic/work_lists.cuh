@@ -9,6 +9,12 @@
 
 namespace gpusort::backends::bucket_bitonic {
 
+// Counters of the first level's segment, one per 128 bytes (a cache line): every tile of the
+// input adds to them, and packed together they held its scatter to about half the speed of the
+// second level's, whose tiles spread over many segments' counters (H100, 2^24 u32: 225 ->
+// 130 us; bench/results/NOTES.md).
+inline constexpr int first_level_counter_stride = 16;
+
 // Keys still to be partitioned at one level: more than a sort unit's worth, more than one
 // distinct value (or not known yet).
 struct segment {
@@ -23,7 +29,15 @@ struct segment {
   // widths of value, this many per unit of value (value_buckets.cuh: the first level of
   // float keys, set by choose_first_level_bits).
   double value_scale;
+  // Counter b of the segment is counters + b * counter_stride (counter_of). The first level's
+  // one segment takes an atomic on its counters from every tile of the input: a cache line
+  // each (first_level_counter_stride) keeps them from queueing at one place in L2.
+  int counter_stride = 1;
 };
+
+__host__ __device__ inline std::size_t counter_of(const segment& seg, int bucket) {
+  return std::size_t(seg.counters) + std::size_t(bucket) * std::size_t(seg.counter_stride);
+}
 
 // Keys that are done partitioning: one bitonic tile of them (`sorted`), or any number of
 // equal keys that only need to reach the user's buffer (`all_equal`, one tile per
