@@ -73,7 +73,7 @@ def throughput_table(sorts):
     for op, key_type in sorted({(k[0], k[1]) for k in sorts}, reverse=True):
         sizes = sorted({k[4] for k in sorts if k[:2] == (op, key_type)})
         configs = sorted({(k[2], k[3]) for k in sorts if k[:2] == (op, key_type)},
-                         key=lambda c: (c[0] != "cub_radix", c[1]))
+                         key=lambda c: (c[0] != "cub_radix", c[1], c[0]))  # by name last: stable
         lines.append(f"### {op}, {key_type}: G keys/s (÷ CUB, ÷ gpusort::par, both on one GPU at "
                      "the same total)\n")
         lines.append("| configuration | " + " | ".join(log2_text(n) for n in sizes) + " |")
