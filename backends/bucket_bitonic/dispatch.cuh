@@ -10,6 +10,7 @@
 #include "../common/kernel_setup.cuh"
 #include "../common/resident_grid.cuh"
 #include "../common/ordered_bits.cuh"
+#include "deeper_levels.cuh"
 #include "kernels.cuh"
 
 #include <cuda_runtime_api.h>
@@ -98,18 +99,6 @@ sort_plan plan_sort(std::size_t n) {
   return plan;
 }
 
-// What the sort keeps in its temporary allocation: the alternate buffers, two segment lists
-// and two counter pools (level L reads list and pool L % 2 and fills the others), and the
-// unit list. One sort unit needs only the unit list.
-template <class Key, class Value>
-struct work_space {
-  Key* alternate_keys;
-  Value* alternate_values;
-  work_list<segment> segment_lists[2];
-  work_list<sort_unit> units;
-  counter_pool counter_pools[2];
-};
-
 // Where each part of the work space lies in the allocation.
 template <class Key, class Value>
 struct work_space_layout {
@@ -146,9 +135,6 @@ struct work_space_layout {
              {counters + capacity.counters, reservations + 4, counter_capacity}}};
   }
 };
-
-// plan_buckets' narrow instantiation: segments of at most partition_threads buckets.
-inline constexpr int narrow_plan_buckets_per_thread = 1;
 
 // Persistent grids of the partition kernels, capped by the most tiles (or segments) a level
 // can have.
@@ -200,61 +186,64 @@ struct bucket_sorter {
   // Every partition level; the launches do not depend on how the keys split.
   void partition() const {
     const partition_grids grids = partition_grids_for<Shape, Key, Value>(plan);
-    for (int level = 0; level < plan.levels; ++level) partition_level(level, grids);
+    const int apart = plan.levels < levels_launched_apart(n) ? plan.levels
+                                                             : levels_launched_apart(n);
+    for (int level = 0; level < apart; ++level) partition_level(level, grids);
+    if (apart < plan.levels) partition_deeper_levels(apart);
   }
 
-  // Level L reads the segments of list L % 2, their keys from the user's buffers (L even) or
-  // the alternate ones, and leaves the next level's segments and keys in the others.
-  void partition_level(int level, const partition_grids& grids) const {
-    const bool in_alternate = level % 2 == 1;
-    const work_list<segment>& list = work.segment_lists[level % 2];
-    // The last level leaves no segments (buckets.cuh: partition_levels): a list of capacity
-    // 0 makes a broken promise trap instead of writing past the end.
-    work_list<segment> next = work.segment_lists[(level + 1) % 2];
-    if (level + 1 == plan.levels) next.capacity = 0;
-    const counter_pool& pool = work.counter_pools[level % 2];
-    const counter_pool& next_pool = work.counter_pools[(level + 1) % 2];
-    const Key* from_keys = in_alternate ? work.alternate_keys : keys;
+  // Levels first_level and after, in one cooperative launch (deeper_levels.cuh).
+  void partition_deeper_levels(int first_level) const {
+    constexpr auto kernel = deeper_partition_levels<Shape, Key, Value>;
+    using storage_t = deeper_level_storage<Shape, Key, Value>;
+    // Allowed before the occupancy query, which counts it.
+    const int shared_bytes = allowed_dynamic_shared_bytes<kernel, storage_t>(
+        "bucket_bitonic sort: allowing the deeper levels their shared memory");
+    const unsigned grid =
+        resident_grid<kernel, partition_threads, dynamic_shared_bytes<storage_t>>(
+            plan.most_tiles);
+    launch_cooperative(kernel, grid, partition_threads, shared_bytes, stream,
+                       "bucket_bitonic sort: deeper_partition_levels", keys, values, work, flip,
+                       first_level, plan.levels);
+  }
 
-    count_buckets(level, from_keys, list, next, pool, next_pool, grids);
-    plan_level(level, list, next, pool, next_pool, grids);
+  void partition_level(int level, const partition_grids& grids) const {
+    const level_io<Key, Value> io = level_io_of(work, keys, values, level, plan.levels);
+    count_buckets(level, io, grids);
+    plan_level(level, io, grids);
     launch_dependent(bucket_scatter<Shape, Key, Value>, grids.scatter, partition_threads,
                      grids.scatter_shared_bytes, stream, "bucket_bitonic sort: bucket_scatter",
-                     from_keys,
-                     in_alternate ? keys : work.alternate_keys,
-                     in_alternate ? work.alternate_values : values,
-                     in_alternate ? values : work.alternate_values, list, pool, flip);
+                     io.from_keys, io.to_keys, io.from_values, io.to_values, io.list, io.pool,
+                     flip);
   }
 
   // Each segment's min and max, then its keys counted per bucket.
-  void count_buckets(int level, const Key* from_keys, const work_list<segment>& list,
-                     const work_list<segment>& next, const counter_pool& pool,
-                     const counter_pool& next_pool, const partition_grids& grids) const {
+  void count_buckets(int level, const level_io<Key, Value>& io,
+                     const partition_grids& grids) const {
     launch_dependent(segment_min_max<Shape, Key>, grids.min_max, partition_threads, 0, stream,
-                     "bucket_bitonic sort: segment_min_max", from_keys, list, pool, flip,
-                     next.reservation, next_pool.used);
+                     "bucket_bitonic sort: segment_min_max", io.from_keys, io.list, io.pool,
+                     flip, io.next.reservation, io.next_pool.used);
     if (level == 0 && plan.samples_first_level)
       launch_dependent(choose_first_level_bits<Shape, Key>, 1, partition_threads, 0, stream,
-                       "bucket_bitonic sort: choose_first_level_bits", keys, list,
+                       "bucket_bitonic sort: choose_first_level_bits", keys, io.list,
                        plan.first_bits, flip);
     launch_dependent(bucket_histogram<Shape, Key>, grids.histogram, partition_threads, 0, stream,
-                     "bucket_bitonic sort: bucket_histogram", from_keys, list, pool, flip);
+                     "bucket_bitonic sort: bucket_histogram", io.from_keys, io.list, io.pool,
+                     flip);
   }
 
   // Bucket starts and fates of every segment (level 0 is one segment: one block plans it).
-  void plan_level(int level, const work_list<segment>& list, const work_list<segment>& next,
-                  const counter_pool& pool, const counter_pool& next_pool,
+  void plan_level(int level, const level_io<Key, Value>& io,
                   const partition_grids& grids) const {
-    const int in_alternate = level % 2 == 1 ? 1 : 0;
     launch_dependent(plan_buckets<Shape, narrow_plan_buckets_per_thread>,
                      level == 0 ? 1u : grids.narrow_plan, partition_threads, 0, stream,
-                     "bucket_bitonic sort: plan_buckets", list, next, pool, next_pool,
-                     work.units, in_alternate);
+                     "bucket_bitonic sort: plan_buckets", io.list, io.next, io.pool,
+                     io.next_pool, work.units, io.in_alternate);
     if constexpr (Shape::buckets_per_thread > 1)
       launch_dependent(plan_buckets<Shape, Shape::buckets_per_thread>,
                        level == 0 ? 1u : grids.wide_plan, partition_threads, 0, stream,
-                       "bucket_bitonic sort: plan_buckets (wide)", list, next, pool, next_pool,
-                       work.units, in_alternate);
+                       "bucket_bitonic sort: plan_buckets (wide)", io.list, io.next, io.pool,
+                       io.next_pool, work.units, io.in_alternate);
   }
 
   // Every unit of every level, in one launch.

@@ -17,9 +17,9 @@
 // The partition kernels are persistent: a grid of resident blocks walks the level's tiles,
 // however many the previous level left, so the host never waits to learn how data split.
 // Every kernel after start_lists is launched to overlap the end of the one before it
-// (dependent_launch.cuh) and waits for it first: levels that the keys leave empty (64-bit
-// keys may need eight, uniform ones fill two) cost little more than their launches, about
-// 16 us each when launched one after another (H100).
+// (dependent_launch.cuh) and waits for it first. Each kernel's work is one block-level
+// function, so that the levels past the first two or three run the same steps in one
+// cooperative kernel, which stops at the first empty level (deeper_levels.cuh).
 #pragma once
 
 #include <gpusort/detail/policies/key_traits.cuh>
@@ -398,21 +398,30 @@ __device__ __forceinline__ void clear_bucket_counters(const segment& seg,
     counters.counters[counter_of(seg, b)] = 0;
 }
 
-// Also clears the bucket counters of each segment, before bucket_histogram fills them.
+// Shared memory of find_segment_min_max.
+template <class Shape>
+struct min_max_storage {
+  using reduce_t = cub::BlockReduce<unsigned long long, Shape::partition_threads>;
+  typename reduce_t::TempStorage reduce[2];
+};
+
+// One block's part of segment_min_max. Also clears the bucket counters of each segment,
+// before the histogram fills them.
 template <class Shape, class Key>
-__global__ void __launch_bounds__(Shape::partition_threads)
-    segment_min_max(const Key* keys, work_list<segment> list, counter_pool counters,
-                    typename Shape::bits_type flip, unsigned long long* next_reservation,
-                    unsigned long long* next_used) {
-  wait_for_previous_kernel();  // launched to overlap the previous kernel's end
+__device__ __forceinline__ void find_segment_min_max(min_max_storage<Shape>& shared,
+                                                     const Key* keys,
+                                                     const work_list<segment>& list,
+                                                     const counter_pool& counters,
+                                                     typename Shape::bits_type flip,
+                                                     unsigned long long* next_reservation,
+                                                     unsigned long long* next_used) {
   // The next level's list and counter pool start empty (the level before last read them).
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     *next_reservation = 0;
     *next_used = 0;
   }
   constexpr int threads = Shape::partition_threads;
-  using reduce_t = cub::BlockReduce<unsigned long long, threads>;
-  __shared__ typename reduce_t::TempStorage reduce_storage[2];
+  using reduce_t = typename min_max_storage<Shape>::reduce_t;
 
   unsigned long long low = ~0ull;
   unsigned long long high = 0;
@@ -427,8 +436,8 @@ __global__ void __launch_bounds__(Shape::partition_threads)
   };
   // Tiles of one segment accumulate; one pair of atomics per segment a block visited.
   const auto publish_segment = [&](std::size_t s) {
-    const unsigned long long block_low = reduce_t(reduce_storage[0]).Reduce(low, minimum{});
-    const unsigned long long block_high = reduce_t(reduce_storage[1]).Reduce(high, maximum{});
+    const unsigned long long block_low = reduce_t(shared.reduce[0]).Reduce(low, minimum{});
+    const unsigned long long block_high = reduce_t(shared.reduce[1]).Reduce(high, maximum{});
     if (threadIdx.x == 0) {
       atomicMin(&list.entries[s].min_bits, block_low);
       atomicMax(&list.entries[s].max_bits, block_high);
@@ -442,11 +451,29 @@ __global__ void __launch_bounds__(Shape::partition_threads)
 
 template <class Shape, class Key>
 __global__ void __launch_bounds__(Shape::partition_threads)
-    bucket_histogram(const Key* keys, work_list<segment> list, counter_pool counters,
-                     typename Shape::bits_type flip) {
+    segment_min_max(const Key* keys, work_list<segment> list, counter_pool counters,
+                    typename Shape::bits_type flip, unsigned long long* next_reservation,
+                    unsigned long long* next_used) {
   wait_for_previous_kernel();  // launched to overlap the previous kernel's end
+  __shared__ min_max_storage<Shape> shared;
+  find_segment_min_max<Shape>(shared, keys, list, counters, flip, next_reservation, next_used);
+}
+
+// Shared memory of count_segment_buckets: one block's counts of the buckets of a segment.
+template <class Shape>
+struct histogram_storage {
+  unsigned counts[Shape::max_buckets];
+};
+
+// One block's part of bucket_histogram.
+template <class Shape, class Key>
+__device__ __forceinline__ void count_segment_buckets(histogram_storage<Shape>& shared,
+                                                      const Key* keys,
+                                                      const work_list<segment>& list,
+                                                      const counter_pool& counters,
+                                                      typename Shape::bits_type flip) {
   constexpr int threads = Shape::partition_threads;
-  __shared__ unsigned counts[Shape::max_buckets];
+  unsigned* counts = shared.counts;
   for (int b = int(threadIdx.x); b < Shape::max_buckets; b += threads) counts[b] = 0;
   __syncthreads();
 
@@ -477,6 +504,15 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     __syncthreads();
   };
   for_each_tile_by_segment<Shape::partition_tile>(list, count_tile, publish_segment);
+}
+
+template <class Shape, class Key>
+__global__ void __launch_bounds__(Shape::partition_threads)
+    bucket_histogram(const Key* keys, work_list<segment> list, counter_pool counters,
+                     typename Shape::bits_type flip) {
+  wait_for_previous_kernel();  // launched to overlap the previous kernel's end
+  __shared__ histogram_storage<Shape> shared;
+  count_segment_buckets<Shape>(shared, keys, list, counters, flip);
 }
 
 // What one bucket adds to the lists; summed over a segment's buckets by a block scan, which
@@ -685,15 +721,18 @@ struct bucket_planner {
   }
 };
 
+// plan_buckets' narrow instantiation: segments of at most partition_threads buckets.
+inline constexpr int narrow_plan_buckets_per_thread = 1;
+
 // One block per segment (persistent). Turns each segment's bucket counts into the buckets'
 // first positions and their fates into list entries (bucket_planner).
 template <class Shape, int BucketsPerThread>
-__global__ void __launch_bounds__(Shape::partition_threads)
-    plan_buckets(work_list<segment> list, work_list<segment> next_level, counter_pool counters,
-                 counter_pool next_counters, work_list<sort_unit> units, int level_in_alternate) {
-  wait_for_previous_kernel();  // launched to overlap the previous kernel's end
+__device__ __forceinline__ void plan_segments(
+    typename bucket_planner<Shape, BucketsPerThread>::storage_t& shared,
+    const work_list<segment>& list, const work_list<segment>& next_level,
+    const counter_pool& counters, const counter_pool& next_counters,
+    const work_list<sort_unit>& units, int level_in_alternate) {
   using planner_t = bucket_planner<Shape, BucketsPerThread>;
-  __shared__ typename planner_t::storage_t shared;
   const planner_t planner{shared, next_level, next_counters, units, level_in_alternate};
 
   const std::size_t segments = entries_of(*list.reservation);
@@ -705,6 +744,16 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     else
       planner.plan(seg, counters.counters);
   }
+}
+
+template <class Shape, int BucketsPerThread>
+__global__ void __launch_bounds__(Shape::partition_threads)
+    plan_buckets(work_list<segment> list, work_list<segment> next_level, counter_pool counters,
+                 counter_pool next_counters, work_list<sort_unit> units, int level_in_alternate) {
+  wait_for_previous_kernel();  // launched to overlap the previous kernel's end
+  __shared__ typename bucket_planner<Shape, BucketsPerThread>::storage_t shared;
+  plan_segments<Shape, BucketsPerThread>(shared, list, next_level, counters, next_counters,
+                                         units, level_in_alternate);
 }
 
 // Shared memory of bucket_scatter.
@@ -837,17 +886,16 @@ struct scatter_tile {
   }
 };
 
+// One block's part of bucket_scatter.
 template <class Shape, class Key, class Value>
-__global__ void __launch_bounds__(Shape::partition_threads,
-                                  min_blocks_per_multiprocessor(
-                                      Shape::scatter_blocks_per_multiprocessor,
-                                      Shape::partition_threads))
-    bucket_scatter(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-                   work_list<segment> list, counter_pool cursors, typename Shape::bits_type flip) {
-  wait_for_previous_kernel();  // launched to overlap the previous kernel's end
+__device__ __forceinline__ void scatter_segment_tiles(scatter_storage<Shape, Key, Value>& shared,
+                                                      const Key* in_keys, Key* out_keys,
+                                                      const Value* in_values, Value* out_values,
+                                                      const work_list<segment>& list,
+                                                      const counter_pool& cursors,
+                                                      typename Shape::bits_type flip) {
   using tile_t = scatter_tile<Shape, Key, Value>;
   using prefetch_t = tile_prefetch<Shape::partition_threads, Shape::partition_items, Key>;
-  auto& shared = block_shared<typename tile_t::storage_t>();
 
   const unsigned long long reserved = *list.reservation;
   const std::size_t segments = entries_of(reserved);
@@ -891,6 +939,18 @@ __global__ void __launch_bounds__(Shape::partition_threads,
     tile = next;
     place = next_place;
   }
+}
+
+template <class Shape, class Key, class Value>
+__global__ void __launch_bounds__(Shape::partition_threads,
+                                  min_blocks_per_multiprocessor(
+                                      Shape::scatter_blocks_per_multiprocessor,
+                                      Shape::partition_threads))
+    bucket_scatter(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
+                   work_list<segment> list, counter_pool cursors, typename Shape::bits_type flip) {
+  wait_for_previous_kernel();  // launched to overlap the previous kernel's end
+  scatter_segment_tiles<Shape>(block_shared<scatter_storage<Shape, Key, Value>>(), in_keys,
+                               out_keys, in_values, out_values, list, cursors, flip);
 }
 
 // How a sort unit becomes the words its network sorts, and comes back:

@@ -64,6 +64,54 @@ struct counter_pool {
   std::size_t capacity;
 };
 
+// What the sort keeps in its temporary allocation: the alternate buffers, two segment lists
+// and two counter pools (level L reads list and pool L % 2 and fills the others), and the
+// unit list. One sort unit needs only the unit list.
+template <class Key, class Value>
+struct work_space {
+  Key* alternate_keys;
+  Value* alternate_values;
+  work_list<segment> segment_lists[2];
+  work_list<sort_unit> units;
+  counter_pool counter_pools[2];
+};
+
+// What partition level `level` reads and writes. Level L reads the segments of list L % 2,
+// their keys from the user's buffers (L even) or the alternate ones, and leaves the next
+// level's segments and keys in the others.
+template <class Key, class Value>
+struct level_io {
+  const Key* from_keys;
+  Key* to_keys;
+  const Value* from_values;
+  Value* to_values;
+  work_list<segment> list;
+  work_list<segment> next;
+  counter_pool pool;
+  counter_pool next_pool;
+  int in_alternate;  // 1 where the level's keys are in the alternate buffers
+};
+
+template <class Key, class Value>
+__host__ __device__ inline level_io<Key, Value> level_io_of(const work_space<Key, Value>& work,
+                                                            Key* keys, Value* values,
+                                                            int level, int levels) {
+  const int in_alternate = level % 2;
+  level_io<Key, Value> io{in_alternate ? work.alternate_keys : keys,
+                          in_alternate ? keys : work.alternate_keys,
+                          in_alternate ? work.alternate_values : values,
+                          in_alternate ? values : work.alternate_values,
+                          work.segment_lists[level % 2],
+                          work.segment_lists[(level + 1) % 2],
+                          work.counter_pools[level % 2],
+                          work.counter_pools[(level + 1) % 2],
+                          in_alternate};
+  // The last level leaves no segments (buckets.cuh: partition_levels): a list of capacity 0
+  // makes a broken promise trap instead of writing past the end.
+  if (level + 1 == levels) io.next.capacity = 0;
+  return io;
+}
+
 // Reserves `entries` entries and `tiles` tiles of a list (one atomic per caller).
 // Returns the first of each. Overflowing a list means the capacity bounds in dispatch.cuh
 // are wrong: trap, so the sort fails loudly instead of writing past the list.

@@ -67,15 +67,16 @@ void launch_dependent(void (*kernel)(Params...), unsigned grid, int block,
                          std::forward<Args>(args)...);
 }
 
-// kernel<<<grid, block, 0, stream>>>(args...) as a cooperative launch: every block resident
-// at once (grid at most the resident blocks), for grid-wide barriers.
+// kernel<<<grid, block, shared_bytes, stream>>>(args...) as a cooperative launch: every
+// block resident at once (grid at most the resident blocks), for grid-wide barriers.
 template <class... Params, class... Args>
 void launch_cooperative(void (*kernel)(Params...), unsigned grid, int block,
-                        cudaStream_t stream, const char* kernel_name, Args&&... args) {
+                        std::size_t shared_bytes, cudaStream_t stream, const char* kernel_name,
+                        Args&&... args) {
   cudaLaunchAttribute attributes[1] = {};
   attributes[0].id = cudaLaunchAttributeCooperative;
   attributes[0].val.cooperative = 1;
-  launch_with_attributes(attributes, 1, kernel, grid, block, 0, stream, kernel_name,
+  launch_with_attributes(attributes, 1, kernel, grid, block, shared_bytes, stream, kernel_name,
                          std::forward<Args>(args)...);
 }
 

@@ -181,7 +181,8 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   launch_cooperative(pass_kernel,
                      resident_grid<pass_kernel, block_shape::merge_threads>(
                          most_merge_blocks(n, tile_items, 0, chunk_items)),
-                     block_shape::merge_threads, stream, "segmented sort: merge_segment_passes",
+                     block_shape::merge_threads, 0, stream,
+                     "segmented sort: merge_segment_passes",
                      buffers, begins, ends, n, static_cast<const segment_plan_header*>(header),
                      multi_list, static_cast<const std::size_t*>(first_merge_blocks),
                      table_entries, tile_items, passes, splits, disagreed, comp);

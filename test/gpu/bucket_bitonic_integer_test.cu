@@ -29,4 +29,21 @@ TEST_F(BucketBitonicUnitWords, SixtyFourBitUnitsOnEitherSideOfTheSpanOfOneWord) 
     expect_sorts_both_ways(gpusort::bucket_bitonic, keys, calls::sort_and_sort_by_key);
   }
 }
+
+// Keys at eight scales, each 2^8 times the one below: a level's lowest bucket holds every
+// scale narrower than the bucket, so each of the eight levels that 64-bit keys may need has a
+// segment to split, and the levels past the first two (three from 2^23 keys) run in the
+// cooperative kernel (deeper_levels.cuh), with values and without, in both orders.
+class BucketBitonicDeeperLevels : public GpuTest {};
+
+TEST_F(BucketBitonicDeeperLevels, KeysAtEveryScaleFillEveryLevel) {
+  for (std::size_t n : capped({999983, (std::size_t(1) << 23) + 5})) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    std::mt19937_64 rng(n);
+    std::vector<std::uint64_t> keys(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = rng() >> (56 - 8 * (i % 8));
+    expect_sorts_both_ways(gpusort::bucket_bitonic, keys, calls::sort_and_sort_by_key);
+  }
+}
+
 }  // namespace gpusort::test
