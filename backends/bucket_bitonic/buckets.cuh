@@ -113,7 +113,7 @@ __host__ __device__ constexpr int deeper_level_bucket_bits(std::size_t count,
                                                            int min_bits, int max_bits) {
   const int needed = first_level_bucket_bits(count, target_keys, 64);
   const bool one_level = needed <= max_bits || (count >> max_bits) <= target_keys * 7 / 4;
-  const int bits = one_level ? (needed < max_bits ? needed : max_bits) : (needed + 1) / 2;
+  const int bits = one_level ? needed : (needed + 1) / 2;  // clamped below
   return bits < min_bits ? min_bits : bits > max_bits ? max_bits : bits;
 }
 

@@ -146,20 +146,17 @@ struct partition_grids {
 template <class Shape, class Key, class Value>
 partition_grids partition_grids_for(const sort_plan& plan) {
   constexpr int threads = Shape::partition_threads;
-  constexpr auto scatter = bucket_scatter<Shape, Key, Value>;
-  using scatter_storage_t = scatter_storage<Shape, Key, Value>;
-  // Allowed before the occupancy query, which counts it.
-  const int scatter_shared_bytes = allowed_dynamic_shared_bytes<scatter, scatter_storage_t>(
-      "bucket_bitonic sort: allowing the scatter its shared memory");
+  const persistent_launch scatter =
+      persistent_launch_for<bucket_scatter<Shape, Key, Value>, threads,
+                            scatter_storage<Shape, Key, Value>>(
+          plan.most_tiles, "bucket_bitonic sort: allowing the scatter its shared memory");
   return {resident_grid<segment_min_max<Shape, Key>, threads>(plan.most_tiles),
           resident_grid<bucket_histogram<Shape, Key>, threads>(plan.most_tiles),
           resident_grid<plan_buckets<Shape, narrow_plan_buckets_per_thread>, threads>(
               plan.capacity.segments),
           resident_grid<plan_buckets<Shape, Shape::buckets_per_thread>, threads>(
               plan.capacity.segments),
-          resident_grid<scatter, threads, dynamic_shared_bytes<scatter_storage_t>>(
-              plan.most_tiles),
-          scatter_shared_bytes};
+          scatter.grid, scatter.shared_bytes};
 }
 
 // The launches of one sort, in stream order (kernels.cuh).
@@ -196,13 +193,9 @@ struct bucket_sorter {
   void partition_deeper_levels(int first_level) const {
     constexpr auto kernel = deeper_partition_levels<Shape, Key, Value>;
     using storage_t = deeper_level_storage<Shape, Key, Value>;
-    // Allowed before the occupancy query, which counts it.
-    const int shared_bytes = allowed_dynamic_shared_bytes<kernel, storage_t>(
-        "bucket_bitonic sort: allowing the deeper levels their shared memory");
-    const unsigned grid =
-        resident_grid<kernel, partition_threads, dynamic_shared_bytes<storage_t>>(
-            plan.most_tiles);
-    launch_cooperative(kernel, grid, partition_threads, shared_bytes, stream,
+    const persistent_launch deeper = persistent_launch_for<kernel, partition_threads, storage_t>(
+        plan.most_tiles, "bucket_bitonic sort: allowing the deeper levels their shared memory");
+    launch_cooperative(kernel, deeper.grid, partition_threads, deeper.shared_bytes, stream,
                        "bucket_bitonic sort: deeper_partition_levels", keys, values, work, flip,
                        first_level, plan.levels);
   }

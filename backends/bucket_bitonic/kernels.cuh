@@ -834,14 +834,13 @@ struct scatter_tile {
       count[i] = b < buckets ? shared.tile_start[b] : 0u;
     }
     typename storage_t::scan_t(shared.exchange.scan).ExclusiveSum(count, start);
-    unsigned long long* segment_cursors = cursors.counters;
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const int b = int(threadIdx.x) * per_thread + i;
       if (b < buckets) shared.tile_start[b] = start[i];
       if (count[i] != 0)
         shared.tile_base[b] =
-            atomicAdd(&segment_cursors[counter_of(seg, b)], count[i]) - start[i];
+            atomicAdd(&cursors.counters[counter_of(seg, b)], count[i]) - start[i];
     }
     __syncthreads();
   }
@@ -926,10 +925,10 @@ __device__ __forceinline__ void scatter_segment_tiles(scatter_storage<Shape, Key
     };
     prefetch_t::wait();
     __syncthreads();  // every thread's copies of this tile are in
-    if (is_all_equal(place)) {  // plan_buckets made it a unit as it is; nothing was staged
+    const segment& seg = list.entries[place.segment];
+    if (seg.min_bits == seg.max_bits) {  // plan_buckets made it a unit as it is; not staged
       start_next();
     } else {
-      const segment& seg = list.entries[place.segment];
       const int buckets = 1 << seg.bucket_bits;
       const segment_bucket<Key> bucket_of_key(seg, flip);
       tile_t{shared, place, seg, bucket_of_key, buckets}.run(out_keys, in_values, out_values,

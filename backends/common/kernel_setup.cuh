@@ -5,6 +5,7 @@
 #include <gpusort/detail/per_device.cuh>
 #include <gpusort/error.cuh>
 #include "block_shared.cuh"
+#include "resident_grid.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -38,6 +39,20 @@ int allowed_dynamic_shared_bytes(const char* doing) {
   constexpr int bytes = dynamic_shared_bytes<Storage>;
   if constexpr (bytes > 0) allow_dynamic_shared_memory<Kernel, bytes>(doing);
   return bytes;
+}
+
+// A persistent kernel's launch, its block holding one Storage: the dynamic shared memory
+// (allowed first: the occupancy query counts it, and above 48 KB no block fits without it)
+// and as many blocks as are resident at once, at most `most`.
+struct persistent_launch {
+  unsigned grid;
+  int shared_bytes;
+};
+
+template <auto Kernel, int Threads, class Storage>
+persistent_launch persistent_launch_for(std::size_t most, const char* doing) {
+  const int shared_bytes = allowed_dynamic_shared_bytes<Kernel, Storage>(doing);
+  return {resident_grid<Kernel, Threads, dynamic_shared_bytes<Storage>>(most), shared_bytes};
 }
 
 }  // namespace gpusort::backends
