@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace bb = gpusort::backends::bucket_bitonic;
@@ -204,4 +205,41 @@ TEST(BucketLists, JustTooBigBucketsFillASizeableShareOfTheSegmentList) {
       n, first_bits, bb::partition_levels(32, first_bits, deeper_bucket_bits));
   EXPECT_GE(segments * 3, capacity.segments);
   EXPECT_LE(segments, capacity.segments);
+}
+
+// Every level reads the keys and the list the level before wrote (the user's buffers at
+// level 0), the last level may append no segment (its next list has no room, so a broken
+// bound traps), and the levels that the cooperative kernel runs start where those launched
+// one by one end: the same level_io_of on both sides (deeper_levels.cuh).
+TEST(BucketLists, EachLevelReadsWhatTheLevelBeforeWrote) {
+  std::uint32_t keys[1], alternate_keys[1];
+  std::uint32_t values[1], alternate_values[1];
+  bb::segment segments[2];
+  unsigned long long reservations[4];
+  unsigned long long counters[2];
+  const bb::work_space<std::uint32_t, std::uint32_t> work{
+      alternate_keys, alternate_values,
+      {{&segments[0], &reservations[0], 5}, {&segments[1], &reservations[1], 5}},
+      {nullptr, nullptr, 0},
+      {{&counters[0], &reservations[2], 7}, {&counters[1], &reservations[3], 7}}};
+  const int levels = 8;
+  for (int level = 0; level < levels; ++level) {
+    SCOPED_TRACE("level " + std::to_string(level));
+    const auto io = bb::level_io_of(work, keys, values, level, levels);
+    const auto next = bb::level_io_of(work, keys, values, level + 1, levels);
+    EXPECT_EQ(io.from_keys, level % 2 == 0 ? keys : alternate_keys);
+    EXPECT_EQ(io.from_values, level % 2 == 0 ? values : alternate_values);
+    EXPECT_EQ(io.in_alternate, level % 2);
+    EXPECT_EQ(next.from_keys, io.to_keys);
+    EXPECT_EQ(next.from_values, io.to_values);
+    EXPECT_EQ(next.list.entries, io.next.entries);
+    EXPECT_EQ(next.list.reservation, io.next.reservation);
+    EXPECT_EQ(next.pool.counters, io.next_pool.counters);
+    EXPECT_NE(io.list.entries, io.next.entries);
+    EXPECT_EQ(io.next.capacity, level + 1 == levels ? 0u : 5u);
+  }
+  for (std::size_t n : {std::size_t(1) << 20, (std::size_t(1) << 23) - 1})
+    EXPECT_EQ(bb::levels_launched_apart(n), 2) << n;
+  for (std::size_t n : {std::size_t(1) << 23, std::size_t(1) << 30})
+    EXPECT_EQ(bb::levels_launched_apart(n), 3) << n;
 }
