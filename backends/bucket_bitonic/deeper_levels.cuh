@@ -2,11 +2,12 @@
 // level's kernels without knowing whether the level has any segment, and most inputs leave
 // the deeper levels empty: uniform keys fill two levels at every size, while 64-bit keys may
 // need eight (partition_levels). Launched one kernel at a time, each empty level cost some
-// 16-20 us (five launches), two fifths of a sort of 2^20 u64 keys (H100,
-// bench/results/NOTES.md). Here every block checks the level's list after the barrier that
-// ended the level before, so all of them see the same count and stop together at the first
-// empty level; a level with segments runs the same block-level steps as the separate kernels
-// (kernels.cuh), with a grid-wide barrier where a kernel boundary was.
+// 16-20 us (five launches): the six empty levels of a sort of 2^20 u64 keys took two fifths
+// of its time (H100, bench/results/NOTES.md). Here every block checks the level's list after
+// the barrier that ended the level before, so all of them see the same count and stop
+// together at the first empty level; a level with segments runs the same block-level steps
+// as the separate kernels (kernels.cuh), with a grid-wide barrier where a kernel boundary
+// was.
 #pragma once
 
 #include "../common/block_shared.cuh"
