@@ -350,7 +350,7 @@ __global__ void __launch_bounds__(Shape::partition_threads)
   const unsigned long long min_bits = seg.min_bits;
   const unsigned long long max_bits = seg.max_bits;
   const std::size_t n = seg.count;
-  if (min_bits == max_bits) return;  // all equal: no buckets are counted
+  if (holds_one_value(seg)) return;  // no buckets are counted
 
   const auto clear_counts = [&] {
     for (int b = int(threadIdx.x); b < Shape::max_buckets; b += threads) counts[b] = 0;
@@ -479,9 +479,7 @@ __device__ __forceinline__ void count_segment_buckets(histogram_storage<Shape>& 
 
   const auto count_tile = [&](const segment_tile& place) {
     const segment& seg = list.entries[place.segment];
-    const unsigned long long min_bits = seg.min_bits;
-    const unsigned long long max_bits = seg.max_bits;
-    if (min_bits == max_bits) return;  // all equal: plan_buckets needs no counts
+    if (holds_one_value(seg)) return;  // plan_buckets needs no counts
     const segment_bucket<Key> bucket_of_key(seg, flip);
 #pragma unroll
     for (int j = 0; j < Shape::partition_items; ++j) {
@@ -739,7 +737,7 @@ __device__ __forceinline__ void plan_segments(
   for (std::size_t s = blockIdx.x; s < segments; s += gridDim.x) {
     const segment seg = list.entries[s];
     if (!planner_t::plans(seg)) continue;  // the other instantiation's
-    if (seg.min_bits == seg.max_bits)
+    if (holds_one_value(seg))
       planner.finish_all_equal(seg);
     else
       planner.plan(seg, counters.counters);
@@ -904,12 +902,9 @@ __device__ __forceinline__ void scatter_segment_tiles(scatter_storage<Shape, Key
   // nothing else to hide them behind: 6 warps per scheduler). Not the tiles of all-equal
   // segments, which are skipped unread (copying them cost all-equal keys 30-45 % of their
   // speed at 2^24-2^28).
-  const auto is_all_equal = [&](const segment_tile& place) {
-    const segment& seg = list.entries[place.segment];
-    return seg.min_bits == seg.max_bits;
-  };
   const auto stage = [&](const segment_tile& place) {
-    if (!is_all_equal(place)) prefetch_t::start(in_keys + place.begin, place.count, shared.staged);
+    if (!holds_one_value(list.entries[place.segment]))
+      prefetch_t::start(in_keys + place.begin, place.count, shared.staged);
   };
   unsigned long long tile = blockIdx.x;
   if (tile >= tiles) return;
@@ -926,7 +921,7 @@ __device__ __forceinline__ void scatter_segment_tiles(scatter_storage<Shape, Key
     prefetch_t::wait();
     __syncthreads();  // every thread's copies of this tile are in
     const segment& seg = list.entries[place.segment];
-    if (seg.min_bits == seg.max_bits) {  // plan_buckets made it a unit as it is; not staged
+    if (holds_one_value(seg)) {  // plan_buckets made it a unit as it is; not staged
       start_next();
     } else {
       const int buckets = 1 << seg.bucket_bits;

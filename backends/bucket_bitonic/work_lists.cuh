@@ -39,6 +39,12 @@ __host__ __device__ inline std::size_t counter_of(const segment& seg, int bucket
   return std::size_t(seg.counters) + std::size_t(bucket) * std::size_t(seg.counter_stride);
 }
 
+// All keys of the segment are equal (known once segment_min_max has run): nothing of it is
+// counted, planned into buckets or scattered; it becomes a unit as it is.
+__host__ __device__ inline bool holds_one_value(const segment& seg) {
+  return seg.min_bits == seg.max_bits;
+}
+
 // Keys that are done partitioning: one bitonic tile of them (`sorted`), or any number of
 // equal keys that only need to reach the user's buffer (`all_equal`, one tile per
 // unit_items of them).
