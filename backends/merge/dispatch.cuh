@@ -20,24 +20,28 @@
 namespace gpusort::backends::merge {
 
 // sort_tiles<Shape> on `tiles` blocks, with its tile's shared memory (dynamic where the tile
-// is larger than static shared memory holds).
-template <class Shape, class Key, class Value, class Compare>
+// is larger than static shared memory holds), writing `samples` (split_samples.cuh) unless
+// they are no_split_samples.
+template <class Shape, class Key, class Value, class Compare, class Samples = no_split_samples>
 void launch_sort_tiles(std::size_t tiles, cudaStream_t stream, const char* kernel_name,
                        const Key* in_keys, Key* out_keys, const Value* in_values,
                        Value* out_values, std::size_t n, unsigned* splits_disagreed,
-                       const Compare& comp) {
+                       const Compare& comp, const Samples& samples = {}) {
   const int shared_bytes =
-      allowed_dynamic_shared_bytes<sort_tiles<Shape, Key, Value, Compare>,
+      allowed_dynamic_shared_bytes<sort_tiles<Shape, Samples, Key, Value, Compare>,
                                    tile_storage_t<Shape, Key, Value>>(
           "merge sort: allowing the tile its shared memory");
-  sort_tiles<Shape><<<unsigned(tiles), Shape::tile_threads, shared_bytes, stream>>>(
-      in_keys, out_keys, in_values, out_values, n, splits_disagreed, comp);
+  sort_tiles<Shape, Samples><<<unsigned(tiles), Shape::tile_threads, shared_bytes, stream>>>(
+      in_keys, out_keys, in_values, out_values, n, splits_disagreed, samples, comp);
   detail::check_launch(kernel_name);
 }
 
 // The sort of more than one block's keys: tiles of TileShape, then merge passes of
-// PassShape.
-template <class TileShape, class PassShape, class Key, class Value, class Compare, bool Stable>
+// PassShape. Passes of few merge blocks search their splits by lanes, the others from
+// samples of their input (split_samples.cuh). MaySample: whether n may be large enough for
+// the latter (false leaves their kernels out of the build).
+template <class TileShape, class PassShape, bool MaySample, class Key, class Value,
+          class Compare, bool Stable>
 void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   Key* const keys = request.keys;
   Value* const values = request.values;
@@ -48,30 +52,60 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   constexpr int tile_items = TileShape::tile_items;
   constexpr int chunk_items = PassShape::chunk_items;
 
+  using samples_t = split_samples<Key, split_sample_step(tile_items, chunk_items)>;
+  static_assert(tile_items % samples_t::step == 0 && chunk_items % samples_t::step == 0,
+                "runs and merge blocks start at multiples of the split samples' step");
+
   const int passes = merge_pass_count(n, tile_items);
+  const auto merge_blocks_of = [&](int pass) {
+    return merge_block_count(n, std::size_t(tile_items) << pass, chunk_items);
+  };
+  const auto searches_by_samples = [&](int pass) {
+    return MaySample && pass < passes &&
+           merge_blocks_of(pass) > PassShape::lane_search_most_blocks;
+  };
+  bool any_by_samples = false;
+  std::size_t most_merge_blocks = 0;
+  for (int pass = 0; pass < passes; ++pass) {
+    const std::size_t blocks = merge_blocks_of(pass);
+    most_merge_blocks = blocks > most_merge_blocks ? blocks : most_merge_blocks;
+    any_by_samples |= searches_by_samples(pass);
+  }
   // Everything is allocated before the input is touched.
   storage_plan layout;
   const std::size_t alternate_keys_at = layout.reserve<Key>(passes > 0 ? n : 0);
   const std::size_t alternate_values_at = layout.reserve<Value>(passes > 0 && has_values ? n : 0);
-  std::size_t most_merge_blocks = 0;
-  for (int pass = 0; pass < passes; ++pass) {
-    const std::size_t blocks =
-        merge_block_count(n, std::size_t(tile_items) << pass, chunk_items);
-    most_merge_blocks = blocks > most_merge_blocks ? blocks : most_merge_blocks;
-  }
   const std::size_t splits_at = layout.reserve<std::size_t>(most_merge_blocks);
   const std::size_t disagreed_at = layout.reserve<unsigned>(passes > 0 ? 1 : 0);
+  const std::size_t sample_groups = any_by_samples ? samples_t::groups(n) : 0;
+  const std::size_t first_samples_at = layout.reserve<Key>(sample_groups);
+  const std::size_t last_samples_at = layout.reserve<Key>(sample_groups);
   temporary_storage storage(request.allocator, layout.total_bytes(), stream);
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
   Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
   auto* splits = storage.at<std::size_t>(splits_at);
   unsigned* splits_disagreed = passes > 0 ? storage.at<unsigned>(disagreed_at) : nullptr;
+  const samples_t samples = any_by_samples ? samples_t{storage.at<Key>(first_samples_at),
+                                                       storage.at<Key>(last_samples_at)}
+                                           : samples_t{};
+  // launch(samples) where `wanted`, else launch(no_split_samples{}): the kernels that record
+  // samples are compiled only where MaySample. One set of samples serves every pass: a
+  // pass's searches have read them before its merge (a dependent launch after them) writes
+  // the next pass's.
+  const auto with_samples_if = [&](bool wanted, const auto& launch) {
+    if constexpr (MaySample)
+      if (wanted) return launch(samples);
+    launch(no_split_samples{});
+  };
 
   // An even number of passes ends where the tiles were written: so write them in place then.
   Key* tile_keys = passes % 2 == 0 ? keys : alternate_keys;
   Value* tile_values = passes % 2 == 0 ? values : alternate_values;
-  launch_sort_tiles<TileShape>(tile_count(n, tile_items), stream, "merge sort: sort_tiles", keys,
-                               tile_keys, values, tile_values, n, splits_disagreed, comp);
+  with_samples_if(searches_by_samples(0), [&](const auto& tile_samples) {
+    launch_sort_tiles<TileShape>(tile_count(n, tile_items), stream, "merge sort: sort_tiles",
+                                 keys, tile_keys, values, tile_values, n, splits_disagreed, comp,
+                                 tile_samples);
+  });
 
   Key* from_keys = tile_keys;
   Key* to_keys = passes % 2 == 0 ? alternate_keys : keys;
@@ -79,22 +113,28 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   Value* to_values = passes % 2 == 0 ? alternate_values : values;
   for (int pass = 0; pass < passes; ++pass) {
     const std::size_t run_width = std::size_t(tile_items) << pass;
-    const std::size_t merge_blocks = merge_block_count(n, run_width, chunk_items);
-    if (merge_blocks <= PassShape::lane_search_most_blocks)
-      launch_dependent(find_splits_by_lanes<PassShape, Key, Compare>,
-                       unsigned(tile_count(merge_blocks * 32, PassShape::split_search_threads)),
-                       PassShape::split_search_threads, 0, stream,
-                       "merge sort: find_splits_by_lanes", from_keys, n, run_width, merge_blocks,
-                       splits, splits_disagreed, comp);
-    else
-      launch_dependent(find_splits<PassShape, Key, Compare>,
-                       unsigned(tile_count(merge_blocks, PassShape::split_searches_per_block)),
-                       PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
-                       from_keys, n, run_width, merge_blocks, splits, splits_disagreed, comp);
-    launch_dependent(merge_runs<PassShape, Key, Value, Compare>, unsigned(merge_blocks),
-                     PassShape::merge_threads, 0, stream, "merge sort: merge_runs", from_keys,
-                     to_keys, from_values, to_values, n, run_width, splits, splits_disagreed,
-                     comp);
+    const std::size_t merge_blocks = merge_blocks_of(pass);
+    with_samples_if(searches_by_samples(pass), [&](const auto& pass_samples) {
+      if constexpr (records_samples_v<std::decay_t<decltype(pass_samples)>>)
+        launch_dependent(find_splits<PassShape, Key, samples_t::step, Compare>,
+                         unsigned(tile_count(merge_blocks, PassShape::split_searches_per_block)),
+                         PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
+                         from_keys, n, run_width, merge_blocks, pass_samples, splits,
+                         splits_disagreed, comp);
+      else
+        launch_dependent(find_splits_by_lanes<PassShape, Key, Compare>,
+                         unsigned(tile_count(merge_blocks * 32, PassShape::split_search_threads)),
+                         PassShape::split_search_threads, 0, stream,
+                         "merge sort: find_splits_by_lanes", from_keys, n, run_width,
+                         merge_blocks, splits, splits_disagreed, comp);
+    });
+    with_samples_if(searches_by_samples(pass + 1), [&](const auto& next_samples) {
+      launch_dependent(
+          merge_runs<PassShape, std::decay_t<decltype(next_samples)>, Key, Value, Compare>,
+          unsigned(merge_blocks), PassShape::merge_threads, 0, stream, "merge sort: merge_runs",
+          from_keys, to_keys, from_values, to_values, n, run_width, splits, splits_disagreed,
+          next_samples, comp);
+    });
     std::swap(from_keys, to_keys);
     std::swap(from_values, to_values);
   }
@@ -141,8 +181,10 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   if (sort_in_one_cluster<Tuning>(request)) return;
   // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles.
   if (sorts_in_wide_tiles<Tuning, Key>(n))
-    return sort_in_tiles<wide_tile_shape<Tuning, Key, has_values_v<Value>>, shape>(request);
-  sort_in_tiles<shape, shape>(request);
+    return sort_in_tiles<wide_tile_shape<Tuning, Key, has_values_v<Value>>, shape, true>(request);
+  // Ordinary tiles: below four wide tiles, passes of too few merge blocks to search by
+  // samples, unless the key has no wide tile.
+  sort_in_tiles<shape, shape, !wide_tile_holds_more<Tuning, Key>()>(request);
 }
 
 }  // namespace gpusort::backends::merge

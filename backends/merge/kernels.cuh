@@ -3,11 +3,13 @@
 //                memory (tile_sort.cuh)
 //   per pass:
 //     find_splits   one thread per merge block finds where the block's output range
-//                   starts on the merge path of its pair of runs (passes of few merge
-//                   blocks: find_splits_by_lanes, one warp per merge block, 16 lanes per
-//                   search)
+//                   starts on the merge path of its pair of runs, first among samples of
+//                   the runs that the kernel before wrote (split_samples.cuh) (passes of
+//                   few merge blocks: find_splits_by_lanes, one warp per merge block, 16
+//                   lanes per search, no samples)
 //     merge_runs    each block loads its pieces of the two runs, merges them in shared
-//                   memory and writes the result out, coalesced (merge_block.cuh).
+//                   memory and writes the result out, coalesced (merge_block.cuh), and the
+//                   samples the next pass's find_splits reads.
 // Their shapes, from the tuning's knobs: shapes.cuh.
 //   The searches get a launch of their own: fused into merge_runs, every block waited on
 //   several dependent global loads before its first useful one.
@@ -22,6 +24,7 @@
 #include "lane_split_search.cuh"
 #include "merge_path.cuh"
 #include "shapes.cuh"
+#include "split_samples.cuh"
 #include "tile_sort.cuh"
 
 #include <cstddef>
@@ -35,12 +38,15 @@ using tile_storage_t = tile_sort_storage<Shape::tile_threads, Shape::tile_items_
                                          has_values_v<Value>>;
 
 // One tile's sort by the whole block: the keys (and values) at `tile` of in_* into the same
-// positions of out_*, which may be the same buffers. Every thread of the block calls it.
-template <class Shape, class Key, class Value, class Compare>
+// positions of out_*, which may be the same buffers, and the sorted keys' samples for the
+// first merge pass (unless Samples is no_split_samples). Every thread of the block calls it.
+template <class Shape, class Key, class Value, class Compare,
+          class Samples = no_split_samples>
 __device__ __forceinline__ void sort_tile(tile_storage_t<Shape, Key, Value>& shared,
                                           const tile_bounds& tile, const Key* in_keys,
                                           Key* out_keys, const Value* in_values,
-                                          Value* out_values, const Compare& comp) {
+                                          Value* out_values, const Compare& comp,
+                                          const Samples& samples = {}) {
   constexpr bool has_values = has_values_v<Value>;
   constexpr int items = Shape::tile_items_per_thread;
   using sorter_t = tile_sorter<Shape::tile_threads, items, Key, has_values, Compare>;
@@ -59,38 +65,51 @@ __device__ __forceinline__ void sort_tile(tile_storage_t<Shape, Key, Value>& sha
     if ((items << level) < tile.count) missed |= sorter.merge_level(level, keys, source);
   }
   // The input tile is untouched until here, even when sorting in place.
-  if (sorter_t::any_missed(missed))
+  if (sorter_t::any_missed(missed)) {
     sorter.store_unsorted(in_keys + tile.begin, out_keys + tile.begin, in_values + value_offset,
                           out_values + value_offset);
-  else
-    sorter.store(keys, source, out_keys + tile.begin, in_values + value_offset,
-                 out_values + value_offset);
+    if constexpr (records_samples_v<Samples>)
+      samples.template record<Shape::tile_threads, Shape::tile_items>(
+          tile.begin, tile.count, [&](int p) { return in_keys[tile.begin + p]; });
+  } else {
+    sorter.store_keys(keys, source, out_keys + tile.begin);
+    if constexpr (records_samples_v<Samples>)
+      samples.template record<Shape::tile_threads, Shape::tile_items>(
+          tile.begin, tile.count, [&](int p) { return sorter.stored_key(p); });
+    if constexpr (has_values)
+      sorter.store_values(in_values + value_offset, out_values + value_offset);
+  }
 }
 
 // Grid: one block per tile. Reads in_*, writes out_*; they may be the same buffers. The block
 // of tile 0 clears find_splits' flag (null when there are no merge passes), saving a launch.
-template <class Shape, class Key, class Value, class Compare>
+// It writes the samples that the first pass's find_splits reads, unless Samples is
+// no_split_samples.
+template <class Shape, class Samples, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
     sort_tiles(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-               std::size_t n, unsigned* splits_disagreed, Compare comp) {
+               std::size_t n, unsigned* splits_disagreed, Samples samples, Compare comp) {
   auto& shared = block_shared<tile_storage_t<Shape, Key, Value>>();
   if (splits_disagreed != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
   sort_tile<Shape>(shared, tile_of(blockIdx.x, Shape::tile_items, n), in_keys, out_keys,
-                   in_values, out_values, comp);
+                   in_values, out_values, comp, samples);
 }
 
 // Grid: one thread per merge block, Shape::split_search_threads per launch block, each
 // launch block also searching the first merge block of the next (so every thread sees the
 // split after its own). splits[block] = how many of the keys before the block's first output
-// position, within its pair of runs, come from run a. A plain binary search per thread: the
-// upper levels of all searches in a pair share cache lines; a warp-wide 32-way search per
-// block was tried and read several times more memory (26 us per pass at 2^26).
+// position, within its pair of runs, come from run a. A binary search per thread, first
+// among the samples that the kernel before wrote (split_samples.cuh), then among the keys
+// of one group: the samples of a pass are a compact array that its searches share in cache;
+// a warp-wide 32-way search per block was tried and read several times more memory (26 us
+// per pass at 2^26).
 // A comparator that is no strict weak ordering can make neighbouring splits disagree; then
 // *disagreed is set and merge_runs passes keys through unmerged (a permutation, not sorted).
-template <class Shape, class Key, class Compare>
+template <class Shape, class Key, int SampleStep, class Compare>
 __global__ void __launch_bounds__(Shape::split_search_threads)
     find_splits(const Key* keys, std::size_t n, std::size_t run_width, std::size_t merge_blocks,
-                std::size_t* splits, unsigned* disagreed, Compare comp) {
+                split_samples<Key, SampleStep> samples, std::size_t* splits, unsigned* disagreed,
+                Compare comp) {
   constexpr int searches_per_block = Shape::split_searches_per_block;
   __shared__ std::size_t found[Shape::split_search_threads];
   wait_for_previous_kernel();
@@ -100,11 +119,9 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
   const bool searching = block < merge_blocks;
   const merge_block_range range =
       merge_block_of(searching ? block : 0, run_width, Shape::chunk_items, n);
-  if (searching) {
-    const Key* a = keys + range.begin;
-    found[thread] = merge_path_split(a, range.a_count, a + range.a_count, range.b_count,
-                                     range.diagonal_begin, comp);
-  }
+  if (searching)
+    found[thread] = samples.split(keys, range.begin, range.a_count, range.b_count,
+                                  range.diagonal_begin, comp);
   __syncthreads();
   if (!searching || thread == searches_per_block) return;
   splits[block] = found[thread];
@@ -154,13 +171,14 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
 
 // One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
 // merge_block_of range; `splits` and `disagreed` from find_splits. Reads in_*, writes out_*
-// (distinct buffers). Where splits disagree (a comparator that is no strict weak ordering),
+// (distinct buffers), and the output's samples for the next pass's find_splits (unless
+// Samples is no_split_samples). Where splits disagree (a comparator that is no strict weak ordering),
 // the block copies its range through unmerged: the output stays a permutation of the input.
-template <class Shape, class Key, class Value, class Compare>
+template <class Shape, class Samples, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::merge_threads)
     merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
                std::size_t n, std::size_t run_width, const std::size_t* splits,
-               const unsigned* disagreed, Compare comp) {
+               const unsigned* disagreed, Samples next_samples, Compare comp) {
   using storage_t = typename merge_block<Shape, Key, Value, Compare, true>::storage_t;
   __shared__ storage_t shared;
 
@@ -170,10 +188,10 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   const merge_pieces pieces = find_pieces(range, blockIdx.x, splits, disagreed);
   if (pieces.count == Shape::chunk_items)
     merge_block<Shape, Key, Value, Compare, true>{shared, pieces, comp}.run(
-        in_keys, out_keys, in_values, out_values);
+        in_keys, out_keys, in_values, out_values, next_samples);
   else
     merge_block<Shape, Key, Value, Compare, false>{shared, pieces, comp}.run(
-        in_keys, out_keys, in_values, out_values);
+        in_keys, out_keys, in_values, out_values, next_samples);
 }
 
 }  // namespace gpusort::backends::merge

@@ -6,6 +6,7 @@
 #include "../common/dependent_launch.cuh"
 #include "../common/striped_tile.cuh"
 #include "merge_path.cuh"
+#include "split_samples.cuh"
 #include "thread_merge.cuh"
 
 #include <gpusort/no_values.cuh>
@@ -188,8 +189,11 @@ struct merge_block {
   // The steps in order. The steps' register arrays are declared here, not in the steps:
   // declared inside, they compiled to other code (the u32 + u32 merge took 88 registers
   // instead of 80).
+  // And the output's samples for the next pass, unless Samples is no_split_samples
+  // (split_samples.cuh).
+  template <class Samples = no_split_samples>
   __device__ __forceinline__ void run(const Key* in_keys, Key* out_keys, const Value* in_values,
-                                      Value* out_values) {
+                                      Value* out_values, const Samples& next_samples = {}) {
     Key loaded[items];
     load_pieces(in_keys, loaded);
     let_next_kernel_start();
@@ -198,12 +202,25 @@ struct merge_block {
     const bool misses_next = merge_in_shared(merged, source);
     const bool unmerged = stage_in_output_order(merged, source, misses_next);
     store_merged_keys(out_keys);
+    if constexpr (records_samples_v<Samples>)
+      next_samples.template record<threads, Shape::chunk_items>(
+          pieces.out_begin, count(),
+          [&](int position) { return shared.keys[staged<items>(position)]; });
     if constexpr (has_values) {
       Value values[items];
       gather_values(in_values, values);
       store_values(out_values, values);
     }
-    if (unmerged) store_unmerged(in_keys, out_keys, in_values, out_values);
+    if (unmerged) {
+      store_unmerged(in_keys, out_keys, in_values, out_values);
+      if constexpr (records_samples_v<Samples>)
+        next_samples.template record<threads, Shape::chunk_items>(
+            pieces.out_begin, count(), [&](int position) {
+              Key key;
+              pieces.read(key, in_keys, position);
+              return key;
+            });
+    }
   }
 };
 

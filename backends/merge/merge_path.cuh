@@ -82,19 +82,27 @@ __host__ __device__ bool path_passed(const KeysA& a, const KeysB& b, Index diago
   return comp(b[diagonal - 1 - from_a], a[from_a]);
 }
 
-// The split on `diagonal` (see merge_path_split), known to lie in `range`: a binary search on
-// the merge path between range.lowest and range.highest.
-template <class KeysA, class KeysB, class Index, class Compare>
-__host__ __device__ Index merge_path_split_in(const KeysA& a, const KeysB& b, Index diagonal,
-                                              split_range<Index> range, const Compare& comp) {
+// The first point of `range` where `passed` holds (range.highest if none below it), for a
+// predicate that is false, then true, along the range: a binary search.
+template <class Index, class Passed>
+__host__ __device__ Index first_passed(split_range<Index> range, const Passed& passed) {
   while (range.lowest < range.highest) {
     const Index middle = range.lowest + (range.highest - range.lowest) / 2;
-    if (path_passed(a, b, diagonal, middle, comp))
+    if (passed(middle))
       range.highest = middle;
     else
       range.lowest = middle + 1;
   }
   return range.lowest;
+}
+
+// The split on `diagonal` (see merge_path_split), known to lie in `range`: a binary search on
+// the merge path between range.lowest and range.highest.
+template <class KeysA, class KeysB, class Index, class Compare>
+__host__ __device__ Index merge_path_split_in(const KeysA& a, const KeysB& b, Index diagonal,
+                                              split_range<Index> range, const Compare& comp) {
+  return first_passed(range,
+                      [&](Index from_a) { return path_passed(a, b, diagonal, from_a, comp); });
 }
 
 // How many of the first `diagonal` keys of the stable merge of sorted a and b come from a.

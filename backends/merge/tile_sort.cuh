@@ -37,8 +37,8 @@ struct tile_sort_storage {
 };
 
 // Sorts one tile of `count` keys (at most Threads x Items); every thread of the block calls
-// each step in order: load, sort_in_thread, merge_level for level 0, 1, ..., then store, or
-// store_unsorted where any_missed says a merge missed.
+// each step in order: load, sort_in_thread, merge_level for level 0, 1, ..., then store_keys and
+// store_values, or store_unsorted where any_missed says a merge missed.
 // Thread t holds tile positions t * Items + i in keys[i], and in source[i] where that key
 // came from (with TrackSource).
 template <int Threads, int Items, class Key, bool TrackSource, class Compare>
@@ -141,25 +141,28 @@ struct tile_sorter {
     return __syncthreads_or(missed);
   }
 
-  // The sorted tile out, striped and coalesced through shared memory; each value gathered
-  // from its key's input position. in and out may be the same memory.
-  template <class Value>
-  __device__ __forceinline__ void store(Key (&keys)[Items], int (&source)[Items],
-                                        Key* out_keys, const Value* in_values,
-                                        Value* out_values) {
+  // The sorted keys out, striped and coalesced through shared memory (in and out may be the
+  // same memory); then store_values, if there are values.
+  __device__ __forceinline__ void store_keys(Key (&keys)[Items], int (&source)[Items],
+                                             Key* out_keys) {
     stage(keys, source);
     __syncthreads();
-    for_each_striped<Threads, Items>(
-        count, [&](int, int p) { out_keys[p] = shared.keys[staged<Items>(p)]; });
-    if constexpr (has_values_v<Value>) {
-      static_assert(TrackSource, "values follow their keys' input positions");
-      Value values[Items];
-      for_each_striped<Threads, Items>(count, [&](int j, int p) {
-        values[j] = in_values[shared.source[staged<Items>(p)]];
-      });
-      __syncthreads();  // sorting in place: every value is read before any is overwritten
-      store_striped<Threads, Items>(out_values, count, values);
-    }
+    for_each_striped<Threads, Items>(count, [&](int, int p) { out_keys[p] = stored_key(p); });
+  }
+
+  // Output position p's key, after store_keys.
+  __device__ __forceinline__ Key stored_key(int p) const { return shared.keys[staged<Items>(p)]; }
+
+  // Each value gathered from its key's input position, after store_keys.
+  template <class Value>
+  __device__ __forceinline__ void store_values(const Value* in_values, Value* out_values) {
+    static_assert(TrackSource, "values follow their keys' input positions");
+    Value values[Items];
+    for_each_striped<Threads, Items>(count, [&](int j, int p) {
+      values[j] = in_values[shared.source[staged<Items>(p)]];
+    });
+    __syncthreads();  // sorting in place: every value is read before any is overwritten
+    store_striped<Threads, Items>(out_values, count, values);
   }
 
   // Rare: the tile as it came in (in and out may be the same memory).

@@ -4,6 +4,7 @@
 #include <gpusort/detail/backends/common/kernel_setup.cuh>
 #include <gpusort/detail/backends/merge/kernels.cuh>
 #include <gpusort/detail/backends/merge/merge_path.cuh>
+#include <gpusort/detail/backends/merge/split_samples.cuh>
 #include <gpusort/functional.cuh>
 #include <gpusort/detail/policies/tuning/sm90.cuh>
 
@@ -120,6 +121,81 @@ TEST(MergePath, SplitsMatchStdMergeWithTiesGoingToA) {
         expect_splits_match_std_merge(a_count, b_count, distinct, 17u, gpusort::less<>());
         expect_splits_match_std_merge(a_count, b_count, distinct, 18u, gpusort::greater<>());
       }
+}
+
+// split_samples::split on a pair of runs at a_begin in a buffer, with the samples written as
+// the kernels write them: the same split as the plain search, on every diagonal a merge
+// block starts at (a multiple of the step).
+template <int Step, class Compare>
+void expect_sample_splits_match_std_merge(std::size_t a_count, std::size_t b_count,
+                                          int distinct, std::uint32_t seed, Compare comp) {
+  using samples_t = merge::split_samples<int, Step>;
+  constexpr int step = samples_t::step;
+  const std::size_t a_begin = 2 * step;  // an earlier pair before this one
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> value(0, distinct - 1);
+  std::vector<int> keys(a_begin + a_count + b_count);
+  for (int& x : keys) x = value(random);
+  std::sort(keys.begin() + a_begin, keys.begin() + a_begin + a_count, comp);
+  std::sort(keys.begin() + a_begin + a_count, keys.end(), comp);
+  std::vector<int> first(samples_t::groups(keys.size())), last(first.size(), -1);
+  for (std::size_t g = 0; g < first.size(); ++g) {
+    first[g] = keys[g * step];
+    if ((g + 1) * step <= keys.size()) last[g] = keys[g * step + step - 1];
+  }
+  const samples_t samples{first.data(), last.data()};
+  const std::vector<int> a(keys.begin() + a_begin, keys.begin() + a_begin + a_count);
+  const std::vector<int> b(keys.begin() + a_begin + a_count, keys.end());
+  for (std::size_t diagonal = 0; diagonal < a_count + b_count; diagonal += step)
+    ASSERT_EQ(samples.split(keys.data(), a_begin, a_count, b_count, diagonal, comp),
+              reference_split(a, b, diagonal, comp))
+        << "a_count=" << a_count << " b_count=" << b_count << " distinct=" << distinct
+        << " diagonal=" << diagonal;
+}
+
+template <int Step>
+void expect_sample_splits_match_std_merge_for_every_shape() {
+  constexpr std::size_t step = Step;
+  // Full runs of a (a multiple of the step), and a b that is empty, short, or as long.
+  for (std::size_t a_count : {step, 3 * step, 20 * step})
+    for (std::size_t b_count :
+         std::vector<std::size_t>{0, 1, step - 1, step, step + 1, a_count - 5, a_count})
+      for (int distinct : {1, 3, 1000, 1 << 30}) {
+        expect_sample_splits_match_std_merge<Step>(a_count, b_count, distinct, 23u,
+                                                   gpusort::less<>());
+        expect_sample_splits_match_std_merge<Step>(a_count, b_count, distinct, 24u,
+                                                   gpusort::greater<>());
+      }
+  // A short last pair: a alone, of any length.
+  expect_sample_splits_match_std_merge<Step>(step + 7, 0, 1000, 25u, gpusort::less<>());
+}
+
+TEST(MergePath, SplitsFromSamplesMatchStdMerge) {
+  expect_sample_splits_match_std_merge_for_every_shape<64>();
+  expect_sample_splits_match_std_merge_for_every_shape<32>();
+  // The step: 64 where tiles and merge blocks are multiples of it, else 32.
+  EXPECT_EQ(merge::split_sample_step(512 * 17, 128 * 17), 64);
+  EXPECT_EQ(merge::split_sample_step(32 * 2, 32 * 3), 32);
+}
+
+// Whatever the comparator answers, the split stays where the diagonal crosses both runs, so
+// the merge's pieces stay inside them.
+TEST(MergePath, SplitsFromSamplesStayInRangeForAnyComparator) {
+  using samples_t = merge::split_samples<int, 64>;
+  constexpr std::size_t step = samples_t::step;
+  std::mt19937 random(9);
+  const auto coin = [&](int, int) { return (random() & 1) != 0; };
+  const std::size_t a_count = 16 * step, b_count = 11 * step + 3;
+  std::vector<int> keys(a_count + b_count, 0), first(samples_t::groups(keys.size()), 0),
+      last(first.size(), 0);
+  const samples_t samples{first.data(), last.data()};
+  for (int trial = 0; trial < 20; ++trial)
+    for (std::size_t diagonal = 0; diagonal < a_count + b_count; diagonal += step) {
+      const auto range = merge::split_range_of(diagonal, a_count, b_count);
+      const std::size_t split = samples.split(keys.data(), 0, a_count, b_count, diagonal, coin);
+      ASSERT_GE(split, range.lowest);
+      ASSERT_LE(split, range.highest);
+    }
 }
 
 TEST(MergePath, SplitRangeIsWhereTheDiagonalCrossesBothRuns) {
