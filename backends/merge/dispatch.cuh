@@ -93,8 +93,9 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   // pass's searches have read them before its merge (a dependent launch after them) writes
   // the next pass's.
   const auto with_samples_if = [&](bool wanted, const auto& launch) {
-    if constexpr (MaySample)
+    if constexpr (MaySample) {
       if (wanted) return launch(samples);
+    }
     launch(no_split_samples{});
   };
 

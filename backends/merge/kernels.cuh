@@ -172,8 +172,9 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
 // One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
 // merge_block_of range; `splits` and `disagreed` from find_splits. Reads in_*, writes out_*
 // (distinct buffers), and the output's samples for the next pass's find_splits (unless
-// Samples is no_split_samples). Where splits disagree (a comparator that is no strict weak ordering),
-// the block copies its range through unmerged: the output stays a permutation of the input.
+// Samples is no_split_samples). Where splits disagree (a comparator that is no strict weak
+// ordering), the block copies its range through unmerged: the output stays a permutation of
+// the input.
 template <class Shape, class Samples, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::merge_threads)
     merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
