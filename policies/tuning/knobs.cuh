@@ -134,7 +134,9 @@ struct merge_knobs {
   int split_search_threads = 0;    // the split search's block (whole warps: both searches
                                    // use it)
   int lane_split_search_most_blocks = 0;  // passes of at most this many merge blocks search
-                                          // each split by lanes of a warp (0: never)
+                                          // each split by lanes of a warp, the others from
+                                          // samples of their runs (0: never, except inputs
+                                          // too small for wide tiles, which always do)
   int exchange_bytes = 0;          // shared memory a tile may take
 };
 
