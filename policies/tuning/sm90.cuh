@@ -306,10 +306,10 @@ struct bucket_bitonic_tuning_sm90 final {
     // more coarsely, as a sample of them allows (backends/bucket_bitonic/buckets.cuh).
     k.first_bucket_bits = 11;
     k.deeper_bucket_bits = 8;
-    // Bucket sizes are fractions of a sort unit (unit_items keys: 4096 of 4 bytes, fewer for
+    // Bucket sizes are fractions of a sort unit (unit_items keys: 2048 of 4 bytes, fewer for
     // wider keys). Within the bounds above, a level takes the fewest buckets that average at
-    // most unit_items / target_buckets_per_unit keys: half a small bucket (below), 512 keys of
-    // 4 bytes, so about n / 512 buckets for n keys.
+    // most unit_items / target_buckets_per_unit keys: half a small bucket (below), 256 keys of
+    // 4 bytes, so about n / 256 buckets for n keys.
     k.target_buckets_per_unit = 8;
     // Packing small buckets into sort units. A bucket is small when it holds at most
     // unit_items / small_buckets_per_unit keys: a quarter of a unit. Within a segment, a unit is
@@ -320,14 +320,26 @@ struct bucket_bitonic_tuning_sm90 final {
     // 2^24 u32 keys took 1.53 ms on the H200 with these windows, 2.23 ms with half-unit ones).
     k.small_buckets_per_unit = 4;
     k.unit_window_quarters = 3;
-    // Sort units: a bitonic network over 256 threads x 16 keys (4096 keys of 4 bytes), shrunk
-    // to a power of two for wider keys.
-    k.sort_threads = 256;
+    // Sort units: a bitonic network over 128 threads x 16 keys (2048 keys of 4 bytes), shrunk
+    // to a power of two for wider keys (8-byte keys: 128 x 8 in 20 KB). Smaller units cost
+    // fewer network steps per key (66 and 55 against 78 and 66 for 4096 and 2048 keys) and,
+    // with buckets a share of a unit, the partition makes twice the buckets in the same
+    // levels: from 2^22 integer keys 3-15 % faster than with units of 256 x 16 (u32 4096,
+    // u64 2048 keys), 32-bit zipf keys 2-14 % slower (H100 and H200, bench/results/NOTES.md).
+    k.sort_threads = 128;
     k.sort_items_per_thread = 16;
-    k.exchange_bytes = 40 * 1024;
+    k.exchange_bytes = 20 * 1024;
     // Register budget of the sort-unit kernel: at least this many blocks resident per SM
     // (without it the compiler used enough registers for one block per SM: 3x slower).
-    k.sort_blocks_per_multiprocessor = 2;
+    k.sort_blocks_per_multiprocessor = 4;
+    // Float and double keys keep units of 256 x 16 (f32 4096 keys, f64 2048): with the
+    // smaller ones their planning took a level more for some distributions and sizes (f32
+    // clustered at 2^20 2.1x, f64 exponential at 2^26 and normal at 2^28 1.5x as long) where
+    // their other rows gained 2-10 %.
+    k.float_sort_threads = 256;
+    k.float_sort_items_per_thread = 16;
+    k.float_exchange_bytes = 40 * 1024;
+    k.float_sort_blocks_per_multiprocessor = 2;
     return k;
   }();
 };

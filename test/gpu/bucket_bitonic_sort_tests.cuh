@@ -28,10 +28,12 @@
 
 namespace gpusort::test {
 
-// Tiny sizes; one below, at and above a sort unit and two (4096 keys of up to 4 bytes, 2048
-// of 8); primes, so no tile comes out even.
+// Tiny sizes; one below, at and above a sort unit and two (default tuning: integer keys 2048
+// of up to 4 bytes and 1024 of 8, floats 4096 and doubles 2048); primes, so no tile comes out
+// even.
 inline std::vector<std::size_t> bucket_bitonic_sizes() {
-  return capped({0, 1, 2, 3, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8193, 1009, 65521, 999983});
+  return capped({0, 1, 2, 3, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8193,
+                 1009, 65521, 999983});
 }
 
 inline constexpr std::size_t two_to_the_22_plus_3 = (std::size_t(1) << 22) + 3;

@@ -20,7 +20,6 @@ namespace {
 
 // The shape of 4-byte keys with the default tuning.
 using four_byte_keys = bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, std::uint32_t>;
-static_assert(four_byte_keys::unit_items == 4096, "the fillings below assume 4096-key units");
 constexpr std::size_t small_limit = four_byte_keys::small_bucket_limit;
 constexpr std::size_t window = four_byte_keys::unit_window;
 constexpr std::size_t target_keys = four_byte_keys::target_bucket_keys;
@@ -163,28 +162,40 @@ TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBitsOrBucketsOfVal
       bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, std::uint64_t>;
   using float_keys = bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, float>;
   const auto sampled = [](auto plan) { return plan.samples_first_level; };
+  // The heavy-bucket limits of the default tuning: 2^19 keys of 4 bytes, 2^18 of 8.
+  const std::size_t heavy = bb::heavy_bucket_limit(target_keys, first_bucket_bits);
+  const std::size_t heavy8 = bb::heavy_bucket_limit(eight_byte_keys::target_bucket_keys,
+                                                    eight_byte_keys::max_bucket_bits);
+  ASSERT_EQ(heavy, std::size_t(1) << 19);
+  ASSERT_EQ(heavy8, std::size_t(1) << 18);
   EXPECT_FALSE(sampled(bb::plan_sort<four_byte_keys>(std::size_t(1) << 16)));
-  EXPECT_FALSE(sampled(bb::plan_sort<four_byte_keys>(std::size_t(1) << 20)));
-  EXPECT_FALSE(sampled(bb::plan_sort<four_byte_keys>((std::size_t(1) << 20) + 1)));
-  EXPECT_TRUE(sampled(bb::plan_sort<four_byte_keys>(std::size_t(3) << 19)));
+  EXPECT_FALSE(sampled(bb::plan_sort<four_byte_keys>(heavy)));
+  EXPECT_FALSE(sampled(bb::plan_sort<four_byte_keys>(heavy + 1)));  // one level takes it
+  EXPECT_TRUE(sampled(bb::plan_sort<four_byte_keys>(heavy / 2 * 3)));
   EXPECT_TRUE(sampled(bb::plan_sort<four_byte_keys>(std::size_t(1) << 28)));
-  EXPECT_FALSE(sampled(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 19)));
-  EXPECT_TRUE(sampled(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 20)));
-  EXPECT_EQ(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 24).first_bits, 8);
+  EXPECT_FALSE(sampled(bb::plan_sort<eight_byte_keys>(heavy8)));
+  EXPECT_TRUE(sampled(bb::plan_sort<eight_byte_keys>(heavy8 * 4)));
+  // 2^24 keys of 8 bytes need 17 bits of buckets: two levels, 9 bits and 8.
+  EXPECT_EQ(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 24).first_bits, 9);
+  // Float keys keep larger units (sm90.cuh): their limit is 2^20.
+  const std::size_t heavy_float = bb::heavy_bucket_limit(float_keys::target_bucket_keys,
+                                                         float_keys::max_bucket_bits);
+  ASSERT_EQ(heavy_float, std::size_t(1) << 20);
+  const int one_level_of_most_bits =
+      bb::partition_levels(32, first_bucket_bits, deeper_bucket_bits);
   EXPECT_FALSE(sampled(bb::plan_sort<float_keys>(std::size_t(1) << 16)));
-  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>(std::size_t(1) << 20)));
-  EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 20).first_bits, 11);
-  EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 20).levels,
-            bb::plan_sort<four_byte_keys>(std::size_t(1) << 20).levels);
-  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>((std::size_t(1) << 20) + 1)));
-  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>(std::size_t(1) << 21)));
-  EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 21).first_bits, 11);
-  EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 21).levels,
-            bb::plan_sort<four_byte_keys>(std::size_t(1) << 20).levels);
-  EXPECT_TRUE(sampled(bb::plan_sort<float_keys>((std::size_t(1) << 21) + 1)));
+  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>(heavy_float)));
+  EXPECT_EQ(bb::plan_sort<float_keys>(heavy_float).first_bits, 11);
+  EXPECT_EQ(bb::plan_sort<float_keys>(heavy_float).levels, one_level_of_most_bits);
+  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>(heavy_float + 1)));
+  EXPECT_FALSE(sampled(bb::plan_sort<float_keys>(2 * heavy_float)));
+  EXPECT_EQ(bb::plan_sort<float_keys>(2 * heavy_float).first_bits, 11);
+  EXPECT_EQ(bb::plan_sort<float_keys>(2 * heavy_float).levels, one_level_of_most_bits);
+  EXPECT_TRUE(sampled(bb::plan_sort<float_keys>(2 * heavy_float + 1)));
   EXPECT_TRUE(sampled(bb::plan_sort<float_keys>(std::size_t(1) << 24)));
   EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 24).first_bits,
-            bb::plan_sort<four_byte_keys>(std::size_t(1) << 24).first_bits);
+            bb::balanced_first_level_bits(std::size_t(1) << 24, float_keys::target_bucket_keys,
+                                          first_bucket_bits));
   EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 24).levels,
             bb::partition_levels(32, 0, deeper_bucket_bits));
   EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 24).levels,
