@@ -325,7 +325,9 @@ struct bucket_bitonic_tuning_sm90 final {
     // fewer network steps per key (66 and 55 against 78 and 66 for 4096 and 2048 keys) and,
     // with buckets a share of a unit, the partition makes twice the buckets in the same
     // levels: from 2^22 integer keys 3-15 % faster than with units of 256 x 16 (u32 4096,
-    // u64 2048 keys), 32-bit zipf keys 2-14 % slower (H100 and H200, bench/results/NOTES.md).
+    // u64 2048 keys), 32-bit zipf keys 2-14 % slower; at 2^20, past the heavy-bucket limit
+    // that the smaller buckets lower, sorted u32 keys up to 40 % slower (H100 and H200,
+    // bench/results/NOTES.md).
     k.sort_threads = 128;
     k.sort_items_per_thread = 16;
     k.exchange_bytes = 20 * 1024;
