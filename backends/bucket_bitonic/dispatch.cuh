@@ -64,12 +64,12 @@ sort_plan plan_sort(std::size_t n) {
   sort_plan plan;
   plan.one_unit = n <= std::size_t(Shape::unit_items);
   // A sample only adds bits where n exceeds the heavy-bucket limit (below it, even all keys
-  // in one bucket fit): above 2^19 keys of 4 bytes, 2^18 of 8. For floats it also chooses
+  // in one bucket fit): with the default tuning above 2^19 integer keys of 4 bytes, 2^18 of
+  // 8, and 2^20 floats, 2^19 doubles (their units are larger). For floats it also chooses
   // between buckets of bits and of value (value_buckets.cuh), past twice that limit: below,
   // both kinds of first level leave buckets that the next one cuts to size, and the sample
   // and the level that value buckets add cost more than they gain (f64 at 2^20 and f32 at
-  // 2^21 took 10-20 % longer with them, measured with units and limits twice as large; H100,
-  // bench/results/NOTES.md).
+  // 2^21 took 10-20 % longer with them; H100, bench/results/NOTES.md).
   const std::size_t heavy_limit =
       heavy_bucket_limit(Shape::target_bucket_keys, Shape::max_bucket_bits);
   const bool past_heavy_limit = !plan.one_unit && n > heavy_limit;
