@@ -87,24 +87,26 @@ struct bucket_shape {
   static constexpr int scatter_blocks_per_multiprocessor =
       Tuning::knobs.scatter_blocks_per_multiprocessor;
 
-  // The sort unit's shape: the tuning's, or its own for float and double keys.
-  static constexpr bool own_float_units =
-      std::is_floating_point_v<Key> && Tuning::knobs.float_sort_threads != 0;
-  static constexpr int sort_threads =
-      own_float_units ? Tuning::knobs.float_sort_threads : Tuning::knobs.sort_threads;
+  // The sort unit's knobs: the tuning's, or its own for float and double keys.
+  struct unit_knobs {
+    int threads, items_per_thread, exchange_bytes, blocks_per_multiprocessor;
+  };
+  static constexpr unit_knobs sort_unit =
+      std::is_floating_point_v<Key> && Tuning::knobs.float_sort_threads != 0
+          ? unit_knobs{Tuning::knobs.float_sort_threads, Tuning::knobs.float_sort_items_per_thread,
+                       Tuning::knobs.float_exchange_bytes,
+                       Tuning::knobs.float_sort_blocks_per_multiprocessor}
+          : unit_knobs{Tuning::knobs.sort_threads, Tuning::knobs.sort_items_per_thread,
+                       Tuning::knobs.exchange_bytes, Tuning::knobs.sort_blocks_per_multiprocessor};
+  static constexpr int sort_threads = sort_unit.threads;
   static constexpr int sort_items = bitonic_items_per_thread<bits_type>(
-      sort_threads,
-      own_float_units ? Tuning::knobs.float_sort_items_per_thread
-                      : Tuning::knobs.sort_items_per_thread,
-      own_float_units ? Tuning::knobs.float_exchange_bytes : Tuning::knobs.exchange_bytes);
+      sort_threads, sort_unit.items_per_thread, sort_unit.exchange_bytes);
   static_assert(sort_items >= 1,
                 "gpusort::bucket_bitonic: the key type is too large for a sort unit in shared "
                 "memory");
   static constexpr int unit_items = sort_threads * sort_items;
   static_assert(unit_items <= 65536, "positions are 16-bit in shared memory");
-  static constexpr int sort_blocks_per_multiprocessor =
-      own_float_units ? Tuning::knobs.float_sort_blocks_per_multiprocessor
-                      : Tuning::knobs.sort_blocks_per_multiprocessor;
+  static constexpr int sort_blocks_per_multiprocessor = sort_unit.blocks_per_multiprocessor;
 
   // The tuning's bucket sizes, in keys of this shape's sort unit (buckets.cuh).
   static constexpr int target_buckets_per_unit = Tuning::knobs.target_buckets_per_unit;
