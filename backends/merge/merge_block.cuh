@@ -203,9 +203,10 @@ struct merge_block {
     const bool unmerged = stage_in_output_order(merged, source, misses_next);
     store_merged_keys(out_keys);
     if constexpr (records_samples_v<Samples>)
-      next_samples.template record<threads, Shape::chunk_items>(
-          pieces.out_begin, count(),
-          [&](int position) { return shared.keys[staged<items>(position)]; });
+      if (!unmerged)  // (else the pieces' own keys are recorded below)
+        next_samples.template record<threads, Shape::chunk_items>(
+            pieces.out_begin, count(),
+            [&](int position) { return shared.keys[staged<items>(position)]; });
     if constexpr (has_values) {
       Value values[items];
       gather_values(in_values, values);
