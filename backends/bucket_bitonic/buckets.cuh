@@ -40,6 +40,42 @@ __host__ __device__ constexpr unsigned bucket_of(std::uint64_t bits, std::uint64
   return unsigned((bits - min_bits) >> shift);
 }
 
+// The largest bits of bucket `bucket` of [min_bits, max_bits] (shift from bucket_shift).
+__host__ __device__ constexpr std::uint64_t bucket_end_bits(std::uint64_t min_bits,
+                                                            std::uint64_t max_bits,
+                                                            std::uint64_t bucket, int shift) {
+  const std::uint64_t end = (bucket << shift) + ((std::uint64_t(1) << shift) - 1);
+  return end > max_bits - min_bits ? max_bits : min_bits + end;
+}
+
+// The same buckets of a window [min_bits, ...] of a wider range, with the keys below the
+// window in bucket 0 and those above it in the last: still never decreasing as the bits grow,
+// so a sorted order. Only the inner buckets' ranges are exact; the first and the last may hold
+// any range, so a level after such a window may have to cut all of the key's bits again
+// (plan_sort's level count).
+__host__ __device__ constexpr unsigned clamped_bucket_of(std::uint64_t bits,
+                                                         std::uint64_t min_bits, int shift,
+                                                         unsigned last) {
+  if (bits < min_bits) return 0;
+  const std::uint64_t bucket = (bits - min_bits) >> shift;
+  return bucket < last ? unsigned(bucket) : last;
+}
+
+// Whether the first level cuts the sample's window [sample_low, sample_high] (the buckets of
+// the whole range that the sample fills) instead of the whole [min_bits, max_bits]: where the
+// window is at most 1/2^window_gain_bits of the range (one far outlier beside keys in a narrow
+// band: cut by the range, the band falls into a handful of buckets, and every key takes one
+// more level). Keys outside the window (those the sample missed) land in the two end
+// buckets, for the levels after it to cut.
+inline constexpr int window_gain_bits = 3;
+__host__ __device__ constexpr bool cuts_sample_window(std::uint64_t min_bits,
+                                                      std::uint64_t max_bits,
+                                                      std::uint64_t sample_low,
+                                                      std::uint64_t sample_high) {
+  return sample_low < sample_high &&
+         bit_length(sample_high - sample_low) + window_gain_bits <= bit_length(max_bits - min_bits);
+}
+
 // The tuning's bucket sizes in keys, for sort units of unit_items keys: the tuning gives them
 // as fractions of a unit (and says why); bucket_shape keeps them for its own unit.
 // The keys per bucket a level aims at:

@@ -82,11 +82,13 @@ sort_plan plan_sort(std::size_t n) {
           : first_level_bucket_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits);
   plan.samples_first_level =
       past_heavy_limit && (plan.first_bits < Shape::max_bucket_bits || may_take_values);
-  // Buckets of value need not narrow the range of bits at all: the levels after them have
-  // every bit left to remove.
+  // Buckets of value need not narrow the range of bits at all, nor need the end buckets of a
+  // window that the sample may choose (buckets.cuh: cuts_sample_window): the levels after them
+  // may have every bit left to remove. (Empty levels cost little: deeper_levels.cuh.)
+  const bool first_level_may_not_narrow = may_take_values || plan.samples_first_level;
   plan.levels = plan.one_unit ? 0
                               : partition_levels(Shape::traits::bits,
-                                                 may_take_values ? 0 : plan.first_bits,
+                                                 first_level_may_not_narrow ? 0 : plan.first_bits,
                                                  Shape::min_deeper_bucket_bits);
   plan.capacity = capacities_for<Shape>(n, Shape::max_bucket_bits, plan.levels);
   plan.most_tiles = tile_count(n, Shape::partition_tile) + plan.capacity.segments;
@@ -208,8 +210,12 @@ struct bucket_sorter {
     launch_dependent(bucket_scatter<Shape, Key, Value>, grids.scatter, partition_threads,
                      grids.scatter_shared_bytes, stream, "bucket_bitonic sort: bucket_scatter",
                      io.from_keys, io.to_keys, io.from_values, io.to_values, io.list, io.pool,
-                     flip);
+                     flip, sampled_level(level));
   }
+
+  // The first level of a sampled sort: choose_first_level_bits gives its bits, and perhaps a
+  // window of the range, which its histogram and scatter then cut.
+  bool sampled_level(int level) const { return level == 0 && plan.samples_first_level; }
 
   // Each segment's min and max, then its keys counted per bucket.
   void count_buckets(int level, const level_io<Key, Value>& io,
@@ -217,13 +223,13 @@ struct bucket_sorter {
     launch_dependent(segment_min_max<Shape, Key>, grids.min_max, partition_threads, 0, stream,
                      "bucket_bitonic sort: segment_min_max", io.from_keys, io.list, io.pool,
                      flip, io.next.reservation, io.next_pool.used);
-    if (level == 0 && plan.samples_first_level)
+    if (sampled_level(level))
       launch_dependent(choose_first_level_bits<Shape, Key>, 1, partition_threads, 0, stream,
                        "bucket_bitonic sort: choose_first_level_bits", keys, io.list,
                        plan.first_bits, flip);
     launch_dependent(bucket_histogram<Shape, Key>, grids.histogram, partition_threads, 0, stream,
                      "bucket_bitonic sort: bucket_histogram", io.from_keys, io.list, io.pool,
-                     flip);
+                     flip, sampled_level(level));
   }
 
   // Bucket starts and fates of every segment (level 0 is one segment: one block plans it).

@@ -5,7 +5,8 @@
 //     segment_min_max    min and max ordered bits of every segment of the level (and the
 //                        next level's list and counter pool emptied)
 //     choose_first_level_bits   (level 0 of integer keys past the heavy-bucket limit,
-//                        buckets.cuh) its bucket count, from a sample of the keys
+//                        buckets.cuh) its bucket count, and perhaps a window of the
+//                        range, from a sample of the keys
 //     bucket_histogram   each segment's keys counted per equal-width bucket
 //     plan_buckets       per segment: bucket starts, and the buckets' fate: small ones
 //                        packed into sort units, oversized ones to the next level as
@@ -148,13 +149,18 @@ __device__ __forceinline__ Key key_of_segment_end(unsigned long long bits,
 }
 
 // The bucket a key falls in within its segment: equal widths of ordered bits, or for float
-// keys in a segment that chose them, equal widths of value.
-template <class Key>
+// keys in a segment that chose them, equal widths of value; or with Windowed, equal widths of
+// the bits of the first level's window (work_lists.cuh: segment::clamped). Windowed is a
+// template parameter, so that the kernels of every other segment compile as if windows did not
+// exist: a per-key test of the segment's flag cost the histogram of u32 keys a third of its
+// speed (H200, bench/results/NOTES.md).
+template <class Key, bool Windowed = false>
 struct segment_bucket {
   static constexpr bool may_take_values = std::is_floating_point_v<Key>;
   key_bucket<Key> by_bits;
   value_buckets<std::conditional_t<may_take_values, Key, float>> by_value{};  // (floats only)
   bool in_value = false;
+  unsigned last_bucket = 0;  // (Windowed only)
 
   __device__ __forceinline__ segment_bucket(const segment& seg, ordered_bits_t<Key> flip)
       : by_bits{seg.min_bits, bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits), flip} {
@@ -163,8 +169,12 @@ struct segment_bucket {
       by_value = {key_of_segment_end<Key>(seg.min_bits, flip), Key(seg.value_scale),
                   (1u << seg.bucket_bits) - 1};
     }
+    if constexpr (Windowed) last_bucket = (1u << seg.bucket_bits) - 1;
   }
   __device__ __forceinline__ unsigned operator()(const Key& key) const {
+    if constexpr (Windowed)
+      return clamped_bucket_of(widened_ordered_bits(key, by_bits.flip), by_bits.min_bits,
+                               by_bits.shift, last_bucket);
     if constexpr (may_take_values)
       if (in_value) return by_value(key);
     return by_bits(key);
@@ -274,6 +284,13 @@ __global__ void start_lists(work_list<segment> first_level, work_list<sort_unit>
   }
 }
 
+// Shared memory of find_segment_min_max.
+template <class Shape>
+struct min_max_storage {
+  using reduce_t = cub::BlockReduce<unsigned long long, Shape::partition_threads>;
+  typename reduce_t::TempStorage reduce[2];
+};
+
 // Counts a sample of the first level's n keys into `counts` (already zeroed) by `bucket_of`.
 template <class Shape, class Key, class BucketOf>
 __device__ __forceinline__ void count_sample(const Key* keys, std::size_t n,
@@ -338,10 +355,50 @@ __device__ __forceinline__ int fewest_fitting_bits(const unsigned* counts, std::
   return chosen;
 }
 
-// Sets the first level's buckets from a sample of its keys, after segment_min_max. Integer
-// keys: the bucket bits (buckets.cuh: heaviest_bucket_fits); the sample is counted in
-// 2^max_bucket_bits buckets, then in ever fewer (each bucket of b bits is a run of finer
-// ones) down to fewest_bits or the first count whose heaviest bucket is too heavy. Float
+// The smallest and largest of the block's threads' `low` and `high`; every thread gets them.
+struct bits_range {
+  unsigned long long low, high;
+};
+template <class Shape>
+struct block_range_storage {
+  min_max_storage<Shape> min_max;
+  bits_range range;
+};
+template <class Shape>
+__device__ __forceinline__ bits_range block_range(block_range_storage<Shape>& shared,
+                                                  unsigned long long low,
+                                                  unsigned long long high) {
+  using reduce_t = typename min_max_storage<Shape>::reduce_t;
+  const unsigned long long block_low = reduce_t(shared.min_max.reduce[0]).Reduce(low, minimum{});
+  const unsigned long long block_high =
+      reduce_t(shared.min_max.reduce[1]).Reduce(high, maximum{});
+  if (threadIdx.x == 0) shared.range = {block_low, block_high};
+  __syncthreads();
+  return shared.range;
+}
+
+// The first and last of the 2^max_bucket_bits counts that are not zero; every thread gets
+// them (at least one is: the sample is not empty).
+template <class Shape>
+__device__ __forceinline__ bits_range filled_buckets(block_range_storage<Shape>& shared,
+                                                     const unsigned* counts) {
+  unsigned long long first = ~0ull;
+  unsigned long long last = 0;
+  for (int b = int(threadIdx.x); b < Shape::max_buckets; b += Shape::partition_threads)
+    if (counts[b] != 0) {
+      first = b < first ? b : first;
+      last = b > last ? b : last;
+    }
+  return block_range(shared, first, last);
+}
+
+// Sets the first level's buckets from a sample of its keys, after segment_min_max. Where the
+// buckets the sample fills are a sliver of the segment's range (buckets.cuh:
+// cuts_sample_window), bits of that window, for every key type. Otherwise, integer keys: the
+// bucket bits (buckets.cuh:
+// heaviest_bucket_fits) of the whole range; the sample is counted in 2^max_bucket_bits
+// buckets, then in ever fewer (each bucket of b bits is a run of finer ones) down to
+// fewest_bits or the first count whose heaviest bucket is too heavy. Float
 // keys: buckets of value where the sample's heaviest is lighter in them than in buckets of
 // bits, then their bits as for integers; else buckets of bits as they were (2^max_bucket_bits).
 // One block.
@@ -366,19 +423,35 @@ __global__ void __launch_bounds__(Shape::partition_threads)
     for (int b = int(threadIdx.x); b < Shape::max_buckets; b += threads) counts[b] = 0;
     __syncthreads();
   };
-  const int finest_shift = bucket_shift(min_bits, max_bits, most_bits);
-  const auto count_sample_by_bits = [&] {
-    clear_counts();
-    count_sample<Shape>(keys, n, key_bucket<Key>{min_bits, finest_shift, flip}, counts);
-  };
+  // The sample in 2^most_bits buckets of the whole range, and the range of the buckets it
+  // fills: its own range, rounded out to whole buckets.
+  const int whole_shift = bucket_shift(min_bits, max_bits, most_bits);
+  clear_counts();
+  count_sample<Shape>(keys, n, key_bucket<Key>{min_bits, whole_shift, flip}, counts);
+  __shared__ block_range_storage<Shape> range_storage;
+  const bits_range filled = filled_buckets<Shape>(range_storage, counts);
+  const bits_range window{min_bits + (filled.low << whole_shift),
+                          bucket_end_bits(min_bits, max_bits, filled.high, whole_shift)};
 
+  // A window takes the even split's bits (fewest_bits), as keys spread evenly over it would:
+  // the counts are of the whole range's buckets, too coarse to weigh the window's, and a
+  // second pass over the sample to count those made this kernel twice as slow for every sort
+  // (the compiler no longer overlapped the first pass's loads; H200, bench/results/NOTES.md).
+  if (cuts_sample_window(min_bits, max_bits, window.low, window.high)) {
+    if (threadIdx.x == 0) {
+      seg.bucket_bits = fewest_bits;
+      seg.min_bits = window.low;
+      seg.max_bits = window.high;
+      seg.clamped = true;
+    }
+    return;
+  }
   if constexpr (Shape::value_space_first_level) {
-    // Where value buckets cannot be made, bits stay as they are: nothing to count.
+    // Where value buckets cannot be made, bits stay as they are.
     const Key low = key_of_segment_end<Key>(min_bits, flip);
     const Key high = key_of_segment_end<Key>(max_bits, flip);
     value_buckets<Key> by_value;
     if (!make_value_buckets(low, high, most_bits, by_value)) return;
-    count_sample_by_bits();
     const unsigned long long heaviest_by_bits = heaviest(counts, 0);
     clear_counts();
     count_sample<Shape>(keys, n, by_value, counts);
@@ -391,10 +464,9 @@ __global__ void __launch_bounds__(Shape::partition_threads)
       seg.value_scale = double(by_value.scale);
     }
   } else {
-    count_sample_by_bits();
     const int chosen = fewest_fitting_bits<Shape>(
         counts, n, fewest_bits,
-        [&](int bits) { return bucket_shift(min_bits, max_bits, bits) - finest_shift; },
+        [&](int bits) { return bucket_shift(min_bits, max_bits, bits) - whole_shift; },
         heaviest);
     if (threadIdx.x == 0) seg.bucket_bits = chosen;
   }
@@ -407,13 +479,6 @@ __device__ __forceinline__ void clear_bucket_counters(const segment& seg,
   for (int b = int(threadIdx.x); b < (1 << seg.bucket_bits); b += Threads)
     counters.counters[counter_of(seg, b)] = 0;
 }
-
-// Shared memory of find_segment_min_max.
-template <class Shape>
-struct min_max_storage {
-  using reduce_t = cub::BlockReduce<unsigned long long, Shape::partition_threads>;
-  typename reduce_t::TempStorage reduce[2];
-};
 
 // One block's part of segment_min_max. Also clears the bucket counters of each segment,
 // before the histogram fills them.
@@ -475,8 +540,8 @@ struct histogram_storage {
   unsigned counts[Shape::max_buckets];
 };
 
-// One block's part of bucket_histogram.
-template <class Shape, class Key>
+// One block's part of bucket_histogram; Windowed for the first level's window only.
+template <class Shape, bool Windowed = false, class Key>
 __device__ __forceinline__ void count_segment_buckets(histogram_storage<Shape>& shared,
                                                       const Key* keys,
                                                       const work_list<segment>& list,
@@ -490,7 +555,7 @@ __device__ __forceinline__ void count_segment_buckets(histogram_storage<Shape>& 
   const auto count_tile = [&](const segment_tile& place) {
     const segment& seg = list.entries[place.segment];
     if (holds_one_value(seg)) return;  // plan_buckets needs no counts
-    const segment_bucket<Key> bucket_of_key(seg, flip);
+    const segment_bucket<Key, Windowed> bucket_of_key(seg, flip);
 #pragma unroll
     for (int j = 0; j < Shape::partition_items; ++j) {
       const int i = striped_index<threads>(j);
@@ -514,13 +579,18 @@ __device__ __forceinline__ void count_segment_buckets(histogram_storage<Shape>& 
   for_each_tile_by_segment<Shape::partition_tile>(list, count_tile, publish_segment);
 }
 
+// may_be_windowed: the first level of a sampled sort, whose one segment the sample may have
+// given a window (choose_first_level_bits).
 template <class Shape, class Key>
 __global__ void __launch_bounds__(Shape::partition_threads)
     bucket_histogram(const Key* keys, work_list<segment> list, counter_pool counters,
-                     typename Shape::bits_type flip) {
+                     typename Shape::bits_type flip, bool may_be_windowed) {
   wait_for_previous_kernel();  // launched to overlap the previous kernel's end
   __shared__ histogram_storage<Shape> shared;
-  count_segment_buckets<Shape>(shared, keys, list, counters, flip);
+  if (may_be_windowed && list.entries[0].clamped)
+    count_segment_buckets<Shape, true>(shared, keys, list, counters, flip);
+  else
+    count_segment_buckets<Shape>(shared, keys, list, counters, flip);
 }
 
 // What one bucket adds to the lists; summed over a segment's buckets by a block scan, which
@@ -597,9 +667,9 @@ struct bucket_planner {
   __device__ __forceinline__ void plan(const segment& seg, unsigned long long* pool) const {
     const int buckets = 1 << seg.bucket_bits;
     // A bucket of bits one value wide (shift 0) holds one value; a bucket of value may hold
-    // several however narrow (value_buckets.cuh).
-    const bool one_value_each =
-        seg.value_scale == 0 && bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits) == 0;
+    // several however narrow (value_buckets.cuh), and so may the end buckets of a window.
+    const bool one_value_each = seg.value_scale == 0 && !seg.clamped &&
+                                bucket_shift(seg.min_bits, seg.max_bits, seg.bucket_bits) == 0;
     buckets_t own;
     scan_starts(own, seg, pool, buckets);
     unsigned long long previous[per_thread];
@@ -783,7 +853,7 @@ struct scatter_storage {
 // buckets, each bucket's run reserved in the output with one atomic, then the tile ordered by
 // bucket in shared memory and written out striped: consecutive threads write consecutive
 // positions of each run.
-template <class Shape, class Key, class Value>
+template <class Shape, class Key, class Value, bool Windowed>
 struct scatter_tile {
   static constexpr int threads = Shape::partition_threads;
   static constexpr int items = Shape::partition_items;
@@ -794,7 +864,7 @@ struct scatter_tile {
   storage_t& shared;
   const segment_tile& place;
   const segment& seg;
-  segment_bucket<Key> bucket_of_key;
+  segment_bucket<Key, Windowed> bucket_of_key;
   int buckets;
 
   // Scatters the tile, in the order of the steps below; start_next() once the staged keys
@@ -893,15 +963,15 @@ struct scatter_tile {
   }
 };
 
-// One block's part of bucket_scatter.
-template <class Shape, class Key, class Value>
+// One block's part of bucket_scatter; Windowed for the first level's window only.
+template <class Shape, bool Windowed = false, class Key, class Value>
 __device__ __forceinline__ void scatter_segment_tiles(scatter_storage<Shape, Key, Value>& shared,
                                                       const Key* in_keys, Key* out_keys,
                                                       const Value* in_values, Value* out_values,
                                                       const work_list<segment>& list,
                                                       const counter_pool& cursors,
                                                       typename Shape::bits_type flip) {
-  using tile_t = scatter_tile<Shape, Key, Value>;
+  using tile_t = scatter_tile<Shape, Key, Value, Windowed>;
   using prefetch_t = tile_prefetch<Shape::partition_threads, Shape::partition_items, Key>;
 
   const unsigned long long reserved = *list.reservation;
@@ -935,7 +1005,7 @@ __device__ __forceinline__ void scatter_segment_tiles(scatter_storage<Shape, Key
       start_next();
     } else {
       const int buckets = 1 << seg.bucket_bits;
-      const segment_bucket<Key> bucket_of_key(seg, flip);
+      const segment_bucket<Key, Windowed> bucket_of_key(seg, flip);
       tile_t{shared, place, seg, bucket_of_key, buckets}.run(out_keys, in_values, out_values,
                                                               cursors, start_next);
     }
@@ -951,10 +1021,16 @@ __global__ void __launch_bounds__(Shape::partition_threads,
                                       Shape::scatter_blocks_per_multiprocessor,
                                       Shape::partition_threads))
     bucket_scatter(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-                   work_list<segment> list, counter_pool cursors, typename Shape::bits_type flip) {
+                   work_list<segment> list, counter_pool cursors, typename Shape::bits_type flip,
+                   bool may_be_windowed) {  // (bucket_histogram)
   wait_for_previous_kernel();  // launched to overlap the previous kernel's end
-  scatter_segment_tiles<Shape>(block_shared<scatter_storage<Shape, Key, Value>>(), in_keys,
-                               out_keys, in_values, out_values, list, cursors, flip);
+  auto& shared = block_shared<scatter_storage<Shape, Key, Value>>();
+  if (may_be_windowed && list.entries[0].clamped)
+    scatter_segment_tiles<Shape, true>(shared, in_keys, out_keys, in_values, out_values, list,
+                                       cursors, flip);
+  else
+    scatter_segment_tiles<Shape>(shared, in_keys, out_keys, in_values, out_values, list, cursors,
+                                 flip);
 }
 
 // How a sort unit becomes the words its network sorts, and comes back:

@@ -22,7 +22,7 @@ struct segment {
   std::size_t count;
   unsigned long long first_tile;  // of the level's partition tiles
   unsigned long long min_bits;    // of the keys' ordered bits, filled by segment_min_max
-  unsigned long long max_bits;
+  unsigned long long max_bits;    // (or the first level's window: `clamped` below)
   unsigned long long counters;    // its 2^bucket_bits bucket counters in the level's pool
   int bucket_bits;
   // 0: buckets of equal widths of ordered bits (buckets.cuh). Otherwise buckets of equal
@@ -33,6 +33,11 @@ struct segment {
   // one segment takes an atomic on its counters from every tile of the input: a cache line
   // each (first_level_counter_stride) keeps them from queueing at one place in L2.
   int counter_stride = 1;
+  // The first level may cut a window of the keys' range instead of all of it, where a sample
+  // of the keys fills only a sliver of [min, max] (choose_first_level_bits): min_bits and
+  // max_bits are then the window's ends, and bucket 0 and the last bucket also hold the keys
+  // below and above it (buckets.cuh: clamped_bucket_of).
+  bool clamped = false;
 };
 
 __host__ __device__ inline std::size_t counter_of(const segment& seg, int bucket) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace gpusort::test {
@@ -64,4 +65,16 @@ TYPED_TEST(BucketBitonicFirstLevelOfValue, RangesOnEitherSideOfWhatValueBucketsT
     if (::testing::Test::HasFailure()) return;
   }
 }
+// A band and far keys where the sample does not look (band_and_keys_the_sample_misses).
+class BucketBitonicFloatSampleWindow : public GpuTest {};
+
+TEST_F(BucketBitonicFloatSampleWindow, KeysTheSampleMissedAreSortedFromTheWindowsEnds) {
+  for (std::size_t n : capped({(std::size_t(1) << 22) + 3})) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    expect_sorts_band_and_keys_the_sample_misses<float>(n, "f32");
+    if (HasFailure()) return;
+    expect_sorts_band_and_keys_the_sample_misses<double>(n, "f64");
+  }
+}
+
 }  // namespace gpusort::test

@@ -46,4 +46,15 @@ TEST_F(BucketBitonicDeeperLevels, KeysAtEveryScaleFillEveryLevel) {
   }
 }
 
+class BucketBitonicSampleWindow : public GpuTest {};
+
+TEST_F(BucketBitonicSampleWindow, KeysTheSampleMissedAreSortedFromTheWindowsEnds) {
+  for (std::size_t n : capped({(std::size_t(1) << 22) + 3})) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    expect_sorts_band_and_keys_the_sample_misses<std::uint32_t>(n, "u32");
+    if (HasFailure()) return;
+    expect_sorts_band_and_keys_the_sample_misses<std::uint64_t>(n, "u64");
+  }
+}
+
 }  // namespace gpusort::test

@@ -22,8 +22,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <numeric>
+#include <random>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace gpusort::test {
@@ -94,6 +97,49 @@ void sweep_bucket_bitonic(const Policy& policy, const std::vector<std::size_t>& 
       expect_sorts_both_ways(policy, make_keys<Key>(n, d, seed), which);
       if (::testing::Test::HasFailure()) return;
     }
+}
+
+// Keys in a narrow band (integers: 2^-20 of the type's range, mid-range; floats: [1, 2)),
+// except at the first 3000 positions that the first level's sample skips (it takes
+// first_level_samples keys evenly spaced), which hold keys spread far below and far above it,
+// half each. The sample sees only the band, so the first level cuts that window of the range
+// (buckets.cuh: cuts_sample_window) and the keys it missed fill the window's two end buckets,
+// which the levels after it cut from the whole range again: the plan's extra levels.
+template <class Key>
+std::vector<Key> band_and_keys_the_sample_misses(std::size_t n, std::uint64_t seed) {
+  using shape = backends::bucket_bitonic::bucket_shape<bucket_bitonic_tuning_sm90, Key>;
+  const std::size_t samples = shape::first_level_samples;
+  std::mt19937_64 rng(seed);
+  const Key top = std::numeric_limits<Key>::max();
+  const auto band_key = [&]() -> Key {
+    if constexpr (std::is_integral_v<Key>)
+      return Key(top / 2 + rng() % (top >> 20));
+    else
+      return Key(1) + Key(rng() % 4096) / Key(4096);
+  };
+  const auto far_key = [&](bool below) -> Key {
+    if constexpr (std::is_integral_v<Key>) {
+      const Key band_end = top / 2 + (top >> 20);
+      return below ? Key(rng() % (top / 2)) : Key(band_end + rng() % (top - band_end));
+    } else {
+      const Key magnitude = Key(1e4) * Key(1 + rng() % 100000);
+      return below ? -magnitude : magnitude;
+    }
+  };
+  std::vector<Key> keys(n);
+  for (Key& key : keys) key = band_key();
+  std::vector<bool> sampled(n, false);
+  for (std::size_t s = 0; s < samples; ++s) sampled[s * n / samples] = true;
+  for (std::size_t i = 0; i < n && i < 3000; ++i)
+    if (!sampled[i]) keys[i] = far_key(i % 2 == 0);
+  return keys;
+}
+
+template <class Key>
+void expect_sorts_band_and_keys_the_sample_misses(std::size_t n, const char* name) {
+  SCOPED_TRACE(name);
+  expect_sorts_both_ways(gpusort::bucket_bitonic, band_and_keys_the_sample_misses<Key>(n, n),
+                         calls::sort_and_sort_by_key);
 }
 
 template <class Key>

@@ -129,17 +129,19 @@ TEST(BucketLists, ReplayedPartitionsStayWithinTheCapacities) {
   }
 }
 
-// As plan_sort sizes them for integer keys: levels for the even split of the first level's
-// bits, counters for 2^max_bucket_bits there, and the device free to take any first-level
-// count in between (choose_first_level_bits).
+// As plan_sort sizes them for integer keys that it samples: levels for a first level that may
+// narrow nothing (a window's end buckets), counters for 2^max_bucket_bits there, and the
+// device free to take any first-level count from the even split up (choose_first_level_bits).
 TEST(BucketLists, EveryFirstLevelTheSampleMayChooseStaysWithinTheCapacities) {
   std::mt19937_64 rng(2027);
   for (std::size_t n : {(std::size_t(3) << 19) + 1, (std::size_t(3) << 20) + 7,
                         (std::size_t(1) << 22) + 3}) {
     const int fewest = bb::balanced_first_level_bits(n, target_keys, first_bucket_bits);
-    const int levels = bb::partition_levels(32, fewest, deeper_bucket_bits);
-    const bb::list_capacities capacity =
-        bb::capacities_for<four_byte_keys>(n, first_bucket_bits, levels);
+    const bb::sort_plan plan = bb::plan_sort<four_byte_keys>(n);
+    const int levels = plan.levels;
+    const bb::list_capacities capacity = plan.capacity;
+    ASSERT_TRUE(plan.samples_first_level) << "n = " << n;
+    ASSERT_EQ(levels, bb::partition_levels(32, 0, deeper_bucket_bits)) << "n = " << n;
     ASSERT_LT(fewest, first_bucket_bits) << "n = " << n << " needs one level only";
     for (int first_bits = fewest; first_bits <= first_bucket_bits; ++first_bits)
       for (int trial = 0; trial < 4; ++trial) {
@@ -154,9 +156,10 @@ TEST(BucketLists, EveryFirstLevelTheSampleMayChooseStaysWithinTheCapacities) {
 // The sample runs only where it can add bits: integer keys past the heavy-bucket limit (at
 // or below it, even all keys in one bucket fit, and the first level keeps its count).
 // Integers are sampled where the first level can take more bits than the even split; floats
-// past twice that limit, to choose between buckets of bits and of value (value_buckets.cuh),
-// and then plan one more level, since buckets of value need not narrow the range of bits;
-// between the limit and twice it, floats take the most bits without a sample.
+// past twice that limit, to choose between buckets of bits and of value (value_buckets.cuh);
+// between the limit and twice it, floats take the most bits without a sample. A sampled sort
+// plans one more level, since its first level may narrow nothing (buckets of value, or a
+// window's end buckets: buckets.cuh, cuts_sample_window).
 TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBitsOrBucketsOfValue) {
   using eight_byte_keys =
       bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, std::uint64_t>;
@@ -177,6 +180,14 @@ TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBitsOrBucketsOfVal
   EXPECT_TRUE(sampled(bb::plan_sort<eight_byte_keys>(heavy8 * 4)));
   // 2^24 keys of 8 bytes need 17 bits of buckets: two levels, 9 bits and 8.
   EXPECT_EQ(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 24).first_bits, 9);
+  // Where the sample may choose a window of the range (buckets.cuh: cuts_sample_window), whose
+  // end buckets may narrow nothing, the plan counts levels as if the first narrowed nothing.
+  EXPECT_EQ(bb::plan_sort<four_byte_keys>(std::size_t(1) << 24).levels,
+            bb::partition_levels(32, 0, deeper_bucket_bits));
+  EXPECT_EQ(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 24).levels,
+            bb::partition_levels(64, 0, deeper_bucket_bits));
+  EXPECT_EQ(bb::plan_sort<four_byte_keys>(heavy + 1).levels,
+            bb::partition_levels(32, first_bucket_bits, deeper_bucket_bits));
   // Float keys keep larger units (sm90.cuh): their limit is 2^20.
   const std::size_t heavy_float = bb::heavy_bucket_limit(float_keys::target_bucket_keys,
                                                          float_keys::max_bucket_bits);
@@ -198,8 +209,9 @@ TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBitsOrBucketsOfVal
                                           first_bucket_bits));
   EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 24).levels,
             bb::partition_levels(32, 0, deeper_bucket_bits));
+  // Both kinds of first level may narrow nothing (value buckets, a window's end buckets).
   EXPECT_EQ(bb::plan_sort<float_keys>(std::size_t(1) << 24).levels,
-            bb::plan_sort<four_byte_keys>(std::size_t(1) << 24).levels + 1);
+            bb::plan_sort<four_byte_keys>(std::size_t(1) << 24).levels);
 }
 
 // The fillings do reach the lists' worst cases, so the test above can fail: a third of the

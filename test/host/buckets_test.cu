@@ -138,6 +138,86 @@ TEST(Buckets, EveryKeyOfTheRangeFallsInABucketAndTheMapIsMonotone) {
       }
 }
 
+// A window [low, high] inside a wider range, cut as [min, max] is: the keys inside it take
+// the same buckets as bucket_of gives, every key of the type takes one of 2^bucket_bits
+// buckets, keys below the window bucket 0 and keys above it the last, and the map is still
+// monotone over the whole type.
+TEST(Buckets, AWindowKeepsItsBucketsAndSendsTheKeysOutsideItToTheEnds) {
+  std::mt19937_64 rng(11);
+  for (int width : {32, 64})
+    for (int bucket_bits : {8, 11})
+      for (int trial = 0; trial < 2000; ++trial) {
+        const auto [low, high] = random_range(rng, width);
+        const int shift = bb::bucket_shift(low, high, bucket_bits);
+        const unsigned last = (1u << bucket_bits) - 1;
+        const std::uint64_t type_max = width == 64 ? ~0ull : (1ull << width) - 1;
+        SCOPED_TRACE(::testing::Message() << "width=" << width << " bucket_bits=" << bucket_bits
+                                          << " low=" << low << " high=" << high);
+        std::vector<std::uint64_t> keys(24);
+        for (auto& k : keys) {
+          switch (rng() % 3) {
+            case 0: k = random_key_in(rng, 0, low); break;         // at or below the window
+            case 1: k = random_key_in(rng, high, type_max); break;  // at or above it
+            default: k = random_key_in(rng, low, high);
+          }
+        }
+        std::sort(keys.begin(), keys.end());
+        unsigned previous = 0;
+        for (std::uint64_t k : keys) {
+          const unsigned bucket = bb::clamped_bucket_of(k, low, shift, last);
+          ASSERT_LE(bucket, last) << "key " << k;
+          ASSERT_GE(bucket, previous) << "key " << k << " goes below a smaller key's bucket";
+          if (k < low) ASSERT_EQ(bucket, 0u) << "key " << k;
+          if (k >= low && k <= high) ASSERT_EQ(bucket, bb::bucket_of(k, low, shift)) << "key " << k;
+          if (k > high && bb::bit_length(high - low) > bucket_bits)
+            ASSERT_GE(bucket, bb::bucket_of(high, low, shift)) << "key " << k;
+          previous = bucket;
+        }
+        ASSERT_EQ(bb::clamped_bucket_of(type_max, low, shift, last),
+                  std::min<std::uint64_t>(last, (type_max - low) >> shift));
+      }
+}
+
+// A bucket's last bits: the next bucket's first less one, or the range's max for the last.
+TEST(Buckets, ABucketEndsWhereTheNextBeginsOrAtTheRangesMax) {
+  std::mt19937_64 rng(12);
+  for (int width : {32, 64})
+    for (int bucket_bits : {8, 11})
+      for (int trial = 0; trial < 2000; ++trial) {
+        const auto [min, max] = random_range(rng, width);
+        const int shift = bb::bucket_shift(min, max, bucket_bits);
+        const unsigned top = bb::bucket_of(max, min, shift);
+        const unsigned bucket = unsigned(rng() % (top + 1));
+        const std::uint64_t end = bb::bucket_end_bits(min, max, bucket, shift);
+        SCOPED_TRACE(::testing::Message() << "min=" << min << " max=" << max << " shift=" << shift
+                                          << " bucket=" << bucket);
+        ASSERT_LE(end, max);
+        ASSERT_EQ(bb::bucket_of(end, min, shift), bucket);
+        if (bucket == top) ASSERT_EQ(end, max);
+        else ASSERT_EQ(bb::bucket_of(end + 1, min, shift), bucket + 1);
+      }
+}
+
+// The first level cuts the sample's window (its range, rounded out to the whole range's
+// buckets) only where it is at most an eighth of the whole (window_gain_bits), and never a
+// window of one value.
+TEST(Buckets, TheSampleWindowIsTakenOnlyWhereItIsASliverOfTheRange) {
+  ASSERT_EQ(bb::window_gain_bits, 3);
+  const std::uint64_t top32 = 0xFFFFFFFFull;
+  // One key at 0, the others in the top 2^24 values (one 256th of the range).
+  EXPECT_TRUE(bb::cuts_sample_window(0, top32, top32 - (1ull << 24) + 1, top32));
+  // A sample over half or a quarter of the range: no.
+  EXPECT_FALSE(bb::cuts_sample_window(0, top32, 1ull << 31, top32));
+  EXPECT_FALSE(bb::cuts_sample_window(0, top32, 0, top32 >> 2));
+  // An eighth, and just more than an eighth, of a range of 2^32 values.
+  EXPECT_TRUE(bb::cuts_sample_window(0, top32, 5, 5 + (1ull << 29) - 1));
+  EXPECT_FALSE(bb::cuts_sample_window(0, top32, 5, 5 + (1ull << 29)));
+  // A sample that saw one value: its window would be one bucket.
+  EXPECT_FALSE(bb::cuts_sample_window(0, top32, 77, 77));
+  // The whole 64-bit range, a window of 2^40 values in it.
+  EXPECT_TRUE(bb::cuts_sample_window(0, ~0ull, 1ull << 50, (1ull << 50) + (1ull << 40)));
+}
+
 // A bucket's keys differ by less than 2^shift: each level takes bucket_bits bits off the
 // range, which is what partition_levels counts on.
 TEST(Buckets, ABucketsRangeHasAtMostShiftSignificantBits) {
