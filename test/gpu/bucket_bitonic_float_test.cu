@@ -65,6 +65,7 @@ TYPED_TEST(BucketBitonicFirstLevelOfValue, RangesOnEitherSideOfWhatValueBucketsT
     if (::testing::Test::HasFailure()) return;
   }
 }
+
 // A band and far keys where the sample does not look (band_and_keys_the_sample_misses).
 class BucketBitonicFloatSampleWindow : public GpuTest {};
 
