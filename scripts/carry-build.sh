@@ -5,14 +5,18 @@
 #   all    (default) .device/build.tar.xz: the test, example and benchmark executables,
 #          CTest's files, the GoogleTest module those include by absolute path, and the Google
 #          Benchmark library the benchmark links, each at its absolute path here;
-#   tests  .device/tests.tar.xz: the same without the benchmark;
+#   tests  .device/tests.tar.xz: the same without the benchmark and without fuzz_test;
+#   fuzz   .device/fuzz.tar.xz: fuzz_test, the examples and CTest's files;
 #   bench  .device/bench.tar.xz: the benchmark and its library only.
-# With the checkout, `all` no longer fits one call's 64 MiB: carry `tests` and `bench` in
-# separate calls. On the GPU machine (its command names the archive and
-# .device/build-dir.txt in `carry`):
+# With the checkout, `all` no longer fits one call's 64 MiB, nor do the tests with fuzz_test
+# (42 MB packed beside 26 MB of tracked files, 2026-11-28): carry `tests`, `fuzz` and `bench`
+# in separate calls (`fuzz` and `bench` fit one). On the GPU machine (its command names the
+# archive and .device/build-dir.txt in `carry`):
 #   CARRIED_BUILD=.device/tests.tar.xz scripts/device-check.sh tests ...
-# unpacks it at those paths and runs the steps on it without building.
-#   scripts/carry-build.sh [BUILD_DIR] [all|tests|bench]
+#   CARRIED_BUILD=.device/fuzz.tar.xz scripts/device-check.sh 'tests=^Fuzz[.]' ...
+# unpacks it at those paths and runs the steps on it without building (device-check.sh
+# leaves the fuzz tests out where the carried build has no fuzz_test).
+#   scripts/carry-build.sh [BUILD_DIR] [all|tests|fuzz|bench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(cd "${1:-build/release}" && pwd)
@@ -20,8 +24,9 @@ part=${2:-all}
 case "$part" in
   all) archive=.device/build.tar.xz ;;
   tests) archive=.device/tests.tar.xz ;;
+  fuzz) archive=.device/fuzz.tar.xz ;;
   bench) archive=.device/bench.tar.xz ;;
-  *) echo "carry-build.sh: PART is all, tests or bench, not '$part'" >&2; exit 2 ;;
+  *) echo "carry-build.sh: PART is all, tests, fuzz or bench, not '$part'" >&2; exit 2 ;;
 esac
 mkdir -p .device
 {
@@ -31,13 +36,20 @@ mkdir -p .device
     find "$build" -path '*/CMakeFiles' -prune -o -type f ! -name gpusort_fuzz \
       \( -perm -u+x -o -name CTestTestfile.cmake -o -name '*_include.cmake' \
          -o -name '*_tests.cmake' \) -print |
-      if [ "$part" = tests ]; then grep -vE '/gpusort_(distributed_)?bench$'; else cat; fi
+      case "$part" in
+        tests) grep -vE '/gpusort_(distributed_)?bench$|/test/fuzz_test$' ;;
+        # Every executable under test/ but fuzz_test goes; CTest's files stay, all of them
+        # (CTestTestfile.cmake includes every test's).
+        fuzz) grep -vE '/gpusort_(distributed_)?bench$' |
+                awk -v keep="$build/test/fuzz_test" '/\.cmake$/ || !/\/test\// || $0 == keep' ;;
+        *) cat ;;
+      esac
     # The module gtest_discover_tests' files include.
     grep -rhoE '/[^"]*GoogleTestAddTests\.cmake' "$build/test" | sort -u
   else
     echo "$build/bench/gpusort_bench"
   fi
-  if [ "$part" != tests ] && [ -x "$build/bench/gpusort_bench" ]; then
+  if { [ "$part" = all ] || [ "$part" = bench ]; } && [ -x "$build/bench/gpusort_bench" ]; then
     # The library's name the benchmark asks for (a link) and the file it names.
     for library in $(ldd "$build/bench/gpusort_bench" | grep -oE '/[^ ]*libbenchmark[^ ]*'); do
       echo "$library"

@@ -47,8 +47,17 @@ for step in "$@"; do
       # A carried build leaves out the tests that compile sources (compile_fail, portability,
       # package): they need this machine's checkout at the path where it was built, and CI
       # runs them anyway.
+      # A carried build without fuzz_test (carry-build.sh tests) leaves the fuzz tests out
+      # too: its `fuzz` part carries them.
       skip=()
-      [ -n "${CARRIED_BUILD:-}" ] && skip=(-E '^(compile_fail|portability|package)[.]')
+      if [ -n "${CARRIED_BUILD:-}" ]; then
+        if [ -x "$build/test/fuzz_test" ]; then
+          skip=(-E '^(compile_fail|portability|package)[.]')
+        else
+          skip=(-E '^(compile_fail|portability|package)[.]|^Fuzz[.]|^fuzz_test_NOT_BUILT$')
+          summary+=("fuzz tests: not in this carried build (carry-build.sh fuzz)")
+        fi
+      fi
       (cd $build && ctest -j 8 --output-on-failure --timeout 900 ${only:+-R "$only"} "${skip[@]}") \
         > "$out/ctest.log" 2>&1
       summary+=("tests: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)")
