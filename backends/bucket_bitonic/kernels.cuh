@@ -4,9 +4,9 @@
 //   per partition level:
 //     segment_min_max    min and max ordered bits of every segment of the level (and the
 //                        next level's list and counter pool emptied)
-//     choose_first_level_bits   (level 0 of integer keys past the heavy-bucket limit,
-//                        buckets.cuh) its bucket count, and perhaps a window of the
-//                        range, from a sample of the keys
+//     choose_first_level_bits   (level 0 of a sampled sort: dispatch.cuh, plan_sort) its
+//                        bucket count, and perhaps a window of the range, from a sample
+//                        of the keys
 //     bucket_histogram   each segment's keys counted per equal-width bucket
 //     plan_buckets       per segment: bucket starts, and the buckets' fate: small ones
 //                        packed into sort units, oversized ones to the next level as
@@ -395,10 +395,9 @@ __device__ __forceinline__ bits_range filled_buckets(block_range_storage<Shape>&
 // Sets the first level's buckets from a sample of its keys, after segment_min_max. Where the
 // buckets the sample fills are a sliver of the segment's range (buckets.cuh:
 // cuts_sample_window), bits of that window, for every key type. Otherwise, integer keys: the
-// bucket bits (buckets.cuh:
-// heaviest_bucket_fits) of the whole range; the sample is counted in 2^max_bucket_bits
-// buckets, then in ever fewer (each bucket of b bits is a run of finer ones) down to
-// fewest_bits or the first count whose heaviest bucket is too heavy. Float
+// bucket bits (buckets.cuh: heaviest_bucket_fits) of the whole range; the sample is counted
+// in 2^max_bucket_bits buckets, then in ever fewer (each bucket of b bits is a run of finer
+// ones) down to fewest_bits or the first count whose heaviest bucket is too heavy. Float
 // keys: buckets of value where the sample's heaviest is lighter in them than in buckets of
 // bits, then their bits as for integers; else buckets of bits as they were (2^max_bucket_bits).
 // One block.
