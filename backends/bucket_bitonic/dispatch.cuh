@@ -142,7 +142,7 @@ struct work_space_layout {
 // Persistent grids of the partition kernels, capped by the most tiles (or segments) a level
 // can have.
 struct partition_grids {
-  unsigned min_max, histogram, narrow_plan, wide_plan, scatter;
+  unsigned min_max, histogram, windowed_histogram, narrow_plan, wide_plan, scatter;
   int scatter_shared_bytes;  // dynamic
 };
 
@@ -155,6 +155,7 @@ partition_grids partition_grids_for(const sort_plan& plan) {
           plan.most_tiles, "bucket_bitonic sort: allowing the scatter its shared memory");
   return {resident_grid<segment_min_max<Shape, Key>, threads>(plan.most_tiles),
           resident_grid<bucket_histogram<Shape, Key>, threads>(plan.most_tiles),
+          resident_grid<bucket_histogram<Shape, Key, true>, threads>(plan.most_tiles),
           resident_grid<plan_buckets<Shape, narrow_plan_buckets_per_thread>, threads>(
               plan.capacity.segments),
           resident_grid<plan_buckets<Shape, Shape::buckets_per_thread>, threads>(
@@ -227,9 +228,14 @@ struct bucket_sorter {
       launch_dependent(choose_first_level_bits<Shape, Key>, 1, partition_threads, 0, stream,
                        "bucket_bitonic sort: choose_first_level_bits", keys, io.list,
                        plan.first_bits, flip);
-    launch_dependent(bucket_histogram<Shape, Key>, grids.histogram, partition_threads, 0, stream,
-                     "bucket_bitonic sort: bucket_histogram", io.from_keys, io.list, io.pool,
-                     flip, sampled_level(level));
+    if (sampled_level(level))
+      launch_dependent(bucket_histogram<Shape, Key, true>, grids.windowed_histogram,
+                       partition_threads, 0, stream, "bucket_bitonic sort: bucket_histogram",
+                       io.from_keys, io.list, io.pool, flip);
+    else
+      launch_dependent(bucket_histogram<Shape, Key>, grids.histogram, partition_threads, 0,
+                       stream, "bucket_bitonic sort: bucket_histogram", io.from_keys, io.list,
+                       io.pool, flip);
   }
 
   // Bucket starts and fates of every segment (level 0 is one segment: one block plans it).
