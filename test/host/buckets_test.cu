@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <utility>
@@ -31,6 +32,8 @@ unit_packing packing_for(int unit_items) {
 
 // The bucket bit counts the tuning uses, and a few around them.
 constexpr int bucket_bit_counts[] = {1, 2, 5, 8, 11, 16};
+// The bits of the default tuning's deeper and first levels.
+constexpr int level_bucket_bits[] = {8, 11};
 
 // A random range [min, max] of `width`-bit keys whose span has anywhere from 0 to `width`
 // significant bits (uniform draws of min and max would nearly always span the whole type).
@@ -54,6 +57,21 @@ std::uint64_t random_key_in(std::mt19937_64& rng, std::uint64_t min, std::uint64
     case 3: return span == 0 ? max : max - 1;
     default: return span == ~0ull ? rng() : min + rng() % (span + 1);
   }
+}
+
+// Runs check(width, bucket_bits, min, max, shift) on 2000 random ranges (random_range) of
+// each key width and bucket bit count, with shift = bucket_shift(min, max, bucket_bits);
+// stops at the first fatal failure, as the loop written out would.
+template <class BitCounts, class Check>
+void for_random_ranges(std::mt19937_64& rng, std::initializer_list<int> widths,
+                       const BitCounts& bit_counts, Check&& check) {
+  for (int width : widths)
+    for (int bucket_bits : bit_counts)
+      for (int trial = 0; trial < 2000; ++trial) {
+        const auto [min, max] = random_range(rng, width);
+        check(width, bucket_bits, min, max, bb::bucket_shift(min, max, bucket_bits));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
 }
 
 }  // namespace
@@ -106,14 +124,12 @@ TEST(Buckets, TheWholeTypeIsCutIntoExactlyTwoToTheBucketBits) {
 // ordered like their keys.
 TEST(Buckets, EveryKeyOfTheRangeFallsInABucketAndTheMapIsMonotone) {
   std::mt19937_64 rng(1);
-  for (int width : {8, 16, 32, 64})
-    for (int bucket_bits : bucket_bit_counts)
-      for (int trial = 0; trial < 2000; ++trial) {
-        const auto [min, max] = random_range(rng, width);
-        const int shift = bb::bucket_shift(min, max, bucket_bits);
-        SCOPED_TRACE(::testing::Message() << "width=" << width << " bucket_bits=" << bucket_bits
-                                          << " min=" << min << " max=" << max
-                                          << " shift=" << shift);
+  for_random_ranges(
+      rng, {8, 16, 32, 64}, bucket_bit_counts,
+      [&](int width, int bucket_bits, std::uint64_t min, std::uint64_t max, int shift) {
+        SCOPED_TRACE(::testing::Message()
+                     << "width=" << width << " bucket_bits=" << bucket_bits << " min=" << min
+                     << " max=" << max << " shift=" << shift);
         ASSERT_GE(shift, 0);
         ASSERT_LT(shift, width);
         const unsigned top = bb::bucket_of(max, min, shift);
@@ -135,7 +151,7 @@ TEST(Buckets, EveryKeyOfTheRangeFallsInABucketAndTheMapIsMonotone) {
           ASSERT_GE(bucket, previous) << "key " << k << " goes below a smaller key's bucket";
           previous = bucket;
         }
-      }
+      });
 }
 
 // A window [low, high] inside a wider range, cut as [min, max] is: the keys inside it take
@@ -144,11 +160,9 @@ TEST(Buckets, EveryKeyOfTheRangeFallsInABucketAndTheMapIsMonotone) {
 // monotone over the whole type.
 TEST(Buckets, AWindowKeepsItsBucketsAndSendsTheKeysOutsideItToTheEnds) {
   std::mt19937_64 rng(11);
-  for (int width : {32, 64})
-    for (int bucket_bits : {8, 11})
-      for (int trial = 0; trial < 2000; ++trial) {
-        const auto [low, high] = random_range(rng, width);
-        const int shift = bb::bucket_shift(low, high, bucket_bits);
+  for_random_ranges(
+      rng, {32, 64}, level_bucket_bits,
+      [&](int width, int bucket_bits, std::uint64_t low, std::uint64_t high, int shift) {
         const unsigned last = (1u << bucket_bits) - 1;
         const std::uint64_t type_max = width == 64 ? ~0ull : (1ull << width) - 1;
         SCOPED_TRACE(::testing::Message() << "width=" << width << " bucket_bits=" << bucket_bits
@@ -175,27 +189,27 @@ TEST(Buckets, AWindowKeepsItsBucketsAndSendsTheKeysOutsideItToTheEnds) {
         }
         ASSERT_EQ(bb::clamped_bucket_of(type_max, low, shift, last),
                   std::min<std::uint64_t>(last, (type_max - low) >> shift));
-      }
+      });
 }
 
 // A bucket's last bits: the next bucket's first less one, or the range's max for the last.
 TEST(Buckets, ABucketEndsWhereTheNextBeginsOrAtTheRangesMax) {
   std::mt19937_64 rng(12);
-  for (int width : {32, 64})
-    for (int bucket_bits : {8, 11})
-      for (int trial = 0; trial < 2000; ++trial) {
-        const auto [min, max] = random_range(rng, width);
-        const int shift = bb::bucket_shift(min, max, bucket_bits);
-        const unsigned top = bb::bucket_of(max, min, shift);
-        const unsigned bucket = unsigned(rng() % (top + 1));
-        const std::uint64_t end = bb::bucket_end_bits(min, max, bucket, shift);
-        SCOPED_TRACE(::testing::Message() << "min=" << min << " max=" << max << " shift=" << shift
-                                          << " bucket=" << bucket);
-        ASSERT_LE(end, max);
-        ASSERT_EQ(bb::bucket_of(end, min, shift), bucket);
-        if (bucket == top) ASSERT_EQ(end, max);
-        else ASSERT_EQ(bb::bucket_of(end + 1, min, shift), bucket + 1);
-      }
+  for_random_ranges(rng, {32, 64}, level_bucket_bits,
+                    [&](int, int, std::uint64_t min, std::uint64_t max, int shift) {
+                      const unsigned top = bb::bucket_of(max, min, shift);
+                      const unsigned bucket = unsigned(rng() % (top + 1));
+                      const std::uint64_t end = bb::bucket_end_bits(min, max, bucket, shift);
+                      SCOPED_TRACE(::testing::Message()
+                                   << "min=" << min << " max=" << max << " shift=" << shift
+                                   << " bucket=" << bucket);
+                      ASSERT_LE(end, max);
+                      ASSERT_EQ(bb::bucket_of(end, min, shift), bucket);
+                      if (bucket == top)
+                        ASSERT_EQ(end, max);
+                      else
+                        ASSERT_EQ(bb::bucket_of(end + 1, min, shift), bucket + 1);
+                    });
 }
 
 // The first level cuts the sample's window (its range, rounded out to the whole range's
@@ -222,11 +236,9 @@ TEST(Buckets, TheSampleWindowIsTakenOnlyWhereItIsASliverOfTheRange) {
 // range, which is what partition_levels counts on.
 TEST(Buckets, ABucketsRangeHasAtMostShiftSignificantBits) {
   std::mt19937_64 rng(2);
-  for (int width : {32, 64})
-    for (int bucket_bits : {8, 11})
-      for (int trial = 0; trial < 2000; ++trial) {
-        const auto [min, max] = random_range(rng, width);
-        const int shift = bb::bucket_shift(min, max, bucket_bits);
+  for_random_ranges(
+      rng, {32, 64}, level_bucket_bits,
+      [&](int, int bucket_bits, std::uint64_t min, std::uint64_t max, int shift) {
         const unsigned bucket = bb::bucket_of(random_key_in(rng, min, max), min, shift);
         // The bucket's first and last possible keys, clipped to [min, max].
         const std::uint64_t first = min + (std::uint64_t(bucket) << shift);
@@ -237,7 +249,7 @@ TEST(Buckets, ABucketsRangeHasAtMostShiftSignificantBits) {
         ASSERT_LE(bb::bit_length(last - first), shift);
         ASSERT_LE(bb::bit_length(last - first),
                   std::max(0, bb::bit_length(max - min) - bucket_bits));
-      }
+      });
 }
 
 // One chain of the recursion: at each level, a child bucket's keys (some sub-range of the
@@ -250,9 +262,11 @@ TEST(Buckets, AfterPartitionLevelsEveryBucketHoldsOneValue) {
       for (int deeper_bits : {1, 3, 8}) {
         const int levels = bb::partition_levels(width, first_bits, deeper_bits);
         for (int trial = 0; trial < 300; ++trial) {
-          auto [min, max] = trial == 0 ? std::pair<std::uint64_t, std::uint64_t>{
-                                             0, width == 64 ? ~0ull : (1ull << width) - 1}
-                                       : random_range(rng, width);
+          auto [min, max] =
+              trial == 0
+                  ? std::pair<std::uint64_t, std::uint64_t>{0, width == 64 ? ~0ull
+                                                                           : (1ull << width) - 1}
+                  : random_range(rng, width);
           SCOPED_TRACE(::testing::Message() << "width=" << width << " first_bits=" << first_bits
                                             << " deeper_bits=" << deeper_bits << " min=" << min
                                             << " max=" << max << " levels=" << levels);
