@@ -80,8 +80,14 @@ sort_plan plan_sort(std::size_t n) {
       Shape::balanced_first_level || may_take_values
           ? balanced_bits
           : first_level_bucket_bits(n, Shape::target_bucket_keys, Shape::max_bucket_bits);
+  // Where the even split already takes max_bucket_bits, the sample adds no bits, but it may
+  // still cut a window of the range (buckets.cuh: cuts_sample_window): from as many keys as
+  // the tuning says its cost is worth.
+  const bool samples_for_window =
+      Shape::window_sample_min_keys != 0 && n >= Shape::window_sample_min_keys;
   plan.samples_first_level =
-      past_heavy_limit && (plan.first_bits < Shape::max_bucket_bits || may_take_values);
+      past_heavy_limit &&
+      (plan.first_bits < Shape::max_bucket_bits || may_take_values || samples_for_window);
   // Buckets of value need not narrow the range of bits at all, nor need the end buckets of a
   // window that the sample may choose (buckets.cuh: cuts_sample_window): the levels after them
   // may have every bit left to remove. (Empty levels cost little: deeper_levels.cuh.)
@@ -224,18 +230,18 @@ struct bucket_sorter {
     launch_dependent(segment_min_max<Shape, Key>, grids.min_max, partition_threads, 0, stream,
                      "bucket_bitonic sort: segment_min_max", io.from_keys, io.list, io.pool,
                      flip, io.next.reservation, io.next_pool.used);
-    if (sampled_level(level))
+    if (sampled_level(level)) {
       launch_dependent(choose_first_level_bits<Shape, Key>, 1, partition_threads, 0, stream,
                        "bucket_bitonic sort: choose_first_level_bits", keys, io.list,
                        plan.first_bits, flip);
-    if (sampled_level(level))
       launch_dependent(bucket_histogram<Shape, Key, true>, grids.windowed_histogram,
                        partition_threads, 0, stream, "bucket_bitonic sort: bucket_histogram",
                        io.from_keys, io.list, io.pool, flip);
-    else
+    } else {
       launch_dependent(bucket_histogram<Shape, Key>, grids.histogram, partition_threads, 0,
                        stream, "bucket_bitonic sort: bucket_histogram", io.from_keys, io.list,
                        io.pool, flip);
+    }
   }
 
   // Bucket starts and fates of every segment (level 0 is one segment: one block plans it).

@@ -85,6 +85,9 @@ struct bucket_shape {
   // then take the balanced bit count too.
   static constexpr bool value_space_first_level = std::is_floating_point_v<Key>;
   static constexpr int first_level_samples = 64 * partition_threads;
+  // From how many keys the first level is sampled for a window alone (plan_sort); 0: never.
+  static constexpr std::size_t window_sample_min_keys =
+      std::size_t(Tuning::knobs.window_sample_min_keys);
   static constexpr int scatter_blocks_per_multiprocessor =
       Tuning::knobs.scatter_blocks_per_multiprocessor;
 

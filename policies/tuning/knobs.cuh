@@ -149,6 +149,8 @@ struct bucket_bitonic_knobs {
   int scatter_blocks_per_multiprocessor = 0;  // register budget of the scatter
   int first_bucket_bits = 0;           // at most 2^this buckets per segment, any level
   int deeper_bucket_bits = 0;          // at least 2^this below it
+  long long window_sample_min_keys = 0;  // sample for a window alone from this many keys
+                                         // (0: never)
   int target_buckets_per_unit = 0;     // a bucket averages at most a unit / this many keys
   int small_buckets_per_unit = 0;      // a small bucket holds at most a unit / this many
   int unit_window_quarters = 0;        // small buckets pack into windows of this many quarters

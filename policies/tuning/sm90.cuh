@@ -306,6 +306,11 @@ struct bucket_bitonic_tuning_sm90 final {
     // more coarsely, as a sample of them allows (backends/bucket_bitonic/buckets.cuh).
     k.first_bucket_bits = 11;
     k.deeper_bucket_bits = 8;
+    // Where that even split already takes first_bucket_bits (8-byte integer keys at
+    // 2^28-2^29, 4-byte ones at 2^29-2^30), the sample can add no bits, but it can still find
+    // that the keys fill a sliver of their range and cut that window instead: worth its one
+    // block's ~20 us from 2^26 keys, where it is under 1 % of any sort.
+    k.window_sample_min_keys = 1ll << 26;
     // Bucket sizes are fractions of a sort unit (unit_items keys: 2048 of 4 bytes, fewer for
     // wider keys). Within the bounds above, a level takes the fewest buckets that average at
     // most unit_items / target_buckets_per_unit keys: half a small bucket (below), 256 keys of

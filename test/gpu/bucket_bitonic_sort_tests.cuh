@@ -135,11 +135,12 @@ std::vector<Key> band_and_keys_the_sample_misses(std::size_t n, std::uint64_t se
   return keys;
 }
 
-template <class Key>
-void expect_sorts_band_and_keys_the_sample_misses(std::size_t n, const char* name) {
+template <class Key, class Policy = bucket_bitonic_policy<>>
+void expect_sorts_band_and_keys_the_sample_misses(std::size_t n, const char* name,
+                                                  const Policy& policy = {},
+                                                  calls which = calls::sort_and_sort_by_key) {
   SCOPED_TRACE(name);
-  expect_sorts_both_ways(gpusort::bucket_bitonic, band_and_keys_the_sample_misses<Key>(n, n),
-                         calls::sort_and_sort_by_key);
+  expect_sorts_both_ways(policy, band_and_keys_the_sample_misses<Key>(n, n), which);
 }
 
 template <class Key>

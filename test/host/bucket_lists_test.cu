@@ -153,14 +153,15 @@ TEST(BucketLists, EveryFirstLevelTheSampleMayChooseStaysWithinTheCapacities) {
   }
 }
 
-// The sample runs only where it can add bits: integer keys past the heavy-bucket limit (at
-// or below it, even all keys in one bucket fit, and the first level keeps its count).
-// Integers are sampled where the first level can take more bits than the even split; floats
+// The sample runs only where it can add bits or cut a window: integer keys past the
+// heavy-bucket limit (at or below it, even all keys in one bucket fit, and the first level
+// keeps its count). Integers are sampled where the first level can take more bits than the
+// even split, and from many keys on also where it cannot (for a window alone); floats
 // past twice that limit, to choose between buckets of bits and of value (value_buckets.cuh);
 // between the limit and twice it, floats take the most bits without a sample. A sampled sort
 // plans one more level, since its first level may narrow nothing (buckets of value, or a
 // window's end buckets: buckets.cuh, cuts_sample_window).
-TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBitsOrBucketsOfValue) {
+TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBitsBucketsOfValueOrAWindow) {
   using eight_byte_keys =
       bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, std::uint64_t>;
   using float_keys = bb::bucket_shape<gpusort::bucket_bitonic_tuning_sm90, float>;
@@ -178,6 +179,15 @@ TEST(BucketLists, TheFirstLevelIsSampledOnlyWhereItCanTakeMoreBitsOrBucketsOfVal
   EXPECT_TRUE(sampled(bb::plan_sort<four_byte_keys>(std::size_t(1) << 28)));
   EXPECT_FALSE(sampled(bb::plan_sort<eight_byte_keys>(heavy8)));
   EXPECT_TRUE(sampled(bb::plan_sort<eight_byte_keys>(heavy8 * 4)));
+  // From the tuning's window_sample_min_keys (2^26) on, also where the even split already
+  // takes every first-level bit, for a window alone (8-byte keys at 2^28, 4-byte at 2^29).
+  for (const auto& plan : {bb::plan_sort<eight_byte_keys>(std::size_t(1) << 28),
+                           bb::plan_sort<four_byte_keys>(std::size_t(1) << 29)}) {
+    EXPECT_EQ(plan.first_bits, first_bucket_bits);
+    EXPECT_TRUE(sampled(plan));
+  }
+  EXPECT_EQ(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 28).levels,
+            bb::partition_levels(64, 0, deeper_bucket_bits));
   // 2^24 keys of 8 bytes need 17 bits of buckets: two levels, 9 bits and 8.
   EXPECT_EQ(bb::plan_sort<eight_byte_keys>(std::size_t(1) << 24).first_bits, 9);
   // Where the sample may choose a window of the range (buckets.cuh: cuts_sample_window), whose
