@@ -207,9 +207,12 @@ constexpr bool has_wide_tiles = Tuning::knobs.wide_tile_threads > 0;
 
 template <class Tuning, class Key>
 constexpr bool wide_tile_holds_more() {
-  if constexpr (!has_wide_tiles<Tuning> ||
-                Tuning::knobs.wide_tile_exchange_bytes /
-                        (bitonic_bytes_per_item<Key> * Tuning::knobs.wide_tile_threads) < 1)
+  // (Nested, so that a tuning without wide tiles never divides by their 0 threads.)
+  if constexpr (!has_wide_tiles<Tuning>)
+    return false;
+  else if constexpr (Tuning::knobs.wide_tile_exchange_bytes /
+                         (bitonic_bytes_per_item<Key> * Tuning::knobs.wide_tile_threads) <
+                     1)
     return false;
   else
     return merge_shape<wide_tile_tuning<Tuning, false>, Key>::tile_items >

@@ -158,6 +158,9 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
 // The fewest keys the counting sort takes (keys only, is_counted_key_v keys): the knobs'
 // counting.min_keys, min_keys_per_bin per possible value, and for 16-bit floats
 // min_half_float_keys, whichever is most.
+// (The knobs may be 0, to count every size: compared through at_least, not in place, lest the
+// compiler warn of an unsigned count compared with a constant 0.)
+constexpr bool at_least(std::size_t count, std::size_t least) { return count >= least; }
 template <class Tuning, class Key>
 constexpr std::size_t counting_min_keys() {
   constexpr auto& knobs = Tuning::knobs.counting;
@@ -165,7 +168,7 @@ constexpr std::size_t counting_min_keys() {
   std::size_t least = knobs.min_keys_per_bin * bins > knobs.min_keys
                           ? knobs.min_keys_per_bin * bins
                           : knobs.min_keys;
-  if (is_half_float_key_v<Key> && least < knobs.min_half_float_keys)
+  if (is_half_float_key_v<Key> && !at_least(least, knobs.min_half_float_keys))
     least = knobs.min_half_float_keys;
   return least;
 }
@@ -179,7 +182,7 @@ constexpr std::size_t counting_min_keys() {
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 bool sort_by_counting_if_narrow(const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (is_counted_key_v<Key> && !has_values_v<Value>) {
-    if (request.count >= counting_min_keys<Tuning, Key>()) {
+    if (at_least(request.count, counting_min_keys<Tuning, Key>())) {
       if constexpr (is_half_float_key_v<Key>) {
         // The gated one-sweep sort's memory comes with the counting sort's, in its one
         // allocation (made before the input is touched).

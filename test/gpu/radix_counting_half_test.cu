@@ -86,7 +86,7 @@ template <class Key>
 std::vector<std::uint16_t> stable_reference(std::vector<std::uint16_t> bits, bool descending) {
   const auto order = [](std::uint16_t b) {
     Key key;
-    std::memcpy(&key, &b, sizeof(key));
+    std::memcpy(static_cast<void*>(&key), &b, sizeof(key));  // (__half: protected members)
     return radix_key_traits<Key>::sort_bits(key);
   };
   std::stable_sort(bits.begin(), bits.end(), [&](std::uint16_t a, std::uint16_t b) {
