@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace gpusort::test {
 // (The shared header's typed suite is instantiated by the integer and float tests.)
