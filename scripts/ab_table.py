@@ -5,11 +5,12 @@ Usage:
     scripts/ab_table.py ab-old-1.json ab-new-1.json ab-old-2.json ab-new-2.json ... > ab.md
 
 Files named ab-old-* are the build before a change, ab-new-* the build after it. For each op,
-type and size where both a gpusort backend and cub_radix ran, writes gpusort ÷ CUB (CUB's time
+type, distribution and size where both a gpusort backend and cub_radix ran, writes gpusort ÷ CUB (CUB's time
 ÷ gpusort's, each pair from the same run), the mean over each side's runs, the change from
 old to new, and each side's spread (max - min of its ratios); and the new build's bytes moved ÷ time (one
 read and one write of keys and values, the floor of any sort) against the device copy of the
-same runs (copy/cuda_memcpy rows, when they ran). Python 3 standard library and
+same runs (copy/cuda_memcpy rows, when they ran: the copy of the same size, else of the
+largest size that ran; a small copy runs far below the GPU's rate). Python 3 standard library and
 bench_table.py beside it (benchmark names, type sizes).
 """
 
@@ -21,19 +22,25 @@ import sys
 from bench_table import key_value_bytes, parse_name
 
 
+# Google Benchmark's time units, in microseconds.
+MICROSECONDS_PER_UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
 def rows_of(path):
-    """{(op, backend, type, n): seconds} and the GPU name of one Google Benchmark JSON."""
+    """{(op, backend, type, distribution, n): microseconds} and the GPU name of one Google
+    Benchmark JSON: the median aggregate where repetitions ran (its run_name is the
+    benchmark's own name, without the aggregate's suffix), else the one run."""
     with open(path) as f:
         data = json.load(f)
     times = {}
     for bench in data.get("benchmarks", []):
         if bench.get("run_type") == "aggregate" and bench.get("aggregate_name") != "median":
             continue
-        parsed = parse_name(bench["name"])
+        parsed = parse_name(bench.get("run_name", bench["name"]))
         if parsed is None:
             continue
-        op, backend, key_type, _, n = parsed
-        times[(op, backend, key_type, n)] = bench["real_time"]
+        unit = MICROSECONDS_PER_UNIT[bench.get("time_unit", "ns")]
+        times[parsed] = bench["real_time"] * unit
     return times, data.get("context", {}).get("gpu", "unknown GPU")
 
 
@@ -42,11 +49,12 @@ def size_name(n):
     return f"2^{exponent}" if n == 1 << exponent else str(n)
 
 
-def floor_bandwidth(key, new_times, copy):
+def floor_bandwidth(key, new_times, copies):
     """One read and one write of the elements ÷ the new build's mean time, and its share of
-    the device copy's GB/s."""
-    op, backend, key_type, n = key
+    the device copy's mean GB/s ({n: [GB/s, ...]}) at the same n, else at the largest n."""
+    op, backend, key_type, distribution, n = key
     microseconds = statistics.mean(new_times[key])
+    copy = statistics.mean(copies[n if n in copies else max(copies)]) if copies else None
     gbps = 2 * n * sum(key_value_bytes(key_type)) / (microseconds * 1e-6) / 1e9
     return f"{gbps:.0f}" + (f" ({100 * gbps / copy:.0f} %)" if copy else " (no copy row)")
 
@@ -60,41 +68,41 @@ def main(paths):
         sides[side].append(times)
     ratios = {"old": {}, "new": {}}
     new_times = {}
-    copies = {"old": [], "new": []}
+    copies = {"old": {}, "new": {}}  # n -> GB/s of each run
     for side, runs in sides.items():
         for times in runs:
-            for (op, backend, key_type, n), seconds in times.items():
+            for key, microseconds in times.items():
+                op, backend, key_type, distribution, n = key
                 if backend == "cuda_memcpy":
-                    bytes_moved = 2 * n * 4  # one read and one write of u32 words
-                    copies[side].append(bytes_moved / (seconds * 1e-6) / 1e9)
+                    bytes_moved = 2 * n * sum(key_value_bytes(key_type))  # a read and a write
+                    copies[side].setdefault(n, []).append(bytes_moved / (microseconds * 1e-6) / 1e9)
                     continue
                 if backend.startswith(("cub_", "thrust")):  # thrust, thrust_merge: not gpusort
                     continue
                 if side == "new":
-                    new_times.setdefault((op, backend, key_type, n), []).append(seconds)
-                cub = times.get((op, "cub_radix", key_type, n))
+                    new_times.setdefault(key, []).append(microseconds)
+                cub = times.get((op, "cub_radix", key_type, distribution, n))
                 if cub is not None:
-                    ratios[side].setdefault((op, backend, key_type, n), []).append(cub / seconds)
+                    ratios[side].setdefault(key, []).append(cub / microseconds)
     print(f"# gpusort ÷ cub::DeviceRadixSort, two builds side by side — {gpu}\n")
     print(f"Runs: {len(sides['old'])} of the old build, {len(sides['new'])} of the new, "
           "alternating. Ratio: CUB's time ÷ gpusort's in the same run (above 1: faster).\n")
-    copy = statistics.mean(copies["new"]) if copies["new"] else None
-    print("| op | backend | keys | n | old | new | change | old spread | new spread "
-          "| new GB/s (of copy) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for key in sorted(set(ratios["old"]) & set(ratios["new"]),
-                      key=lambda k: (k[0], k[1], k[2], k[3])):
+    print("| op | backend | keys | distribution | n | old | new | change | old spread "
+          "| new spread | new GB/s (of copy) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for key in sorted(set(ratios["old"]) & set(ratios["new"])):
         old, new = ratios["old"][key], ratios["new"][key]
         old_mean, new_mean = statistics.mean(old), statistics.mean(new)
-        op, backend, key_type, n = key
-        print(f"| {op} | {backend} | {key_type} | {size_name(n)} | {old_mean:.3f} | "
+        op, backend, key_type, distribution, n = key
+        print(f"| {op} | {backend} | {key_type} | {distribution} | {size_name(n)} | "
+              f"{old_mean:.3f} | "
               f"{new_mean:.3f} | {100 * (new_mean / old_mean - 1):+.1f} % | "
               f"{max(old) - min(old):.3f} | {max(new) - min(new):.3f} | "
-              f"{floor_bandwidth(key, new_times, copy)} |")
+              f"{floor_bandwidth(key, new_times, copies['new'])} |")
     for side in ("old", "new"):
-        if copies[side]:
-            print(f"\nDevice copy, {side} runs: "
-                  + ", ".join(f"{gbps:.0f}" for gbps in copies[side]) + " GB/s (read + write)")
+        for n, rates in sorted(copies[side].items()):
+            print(f"\nDevice copy of {size_name(n)} words, {side} runs: "
+                  + ", ".join(f"{gbps:.0f}" for gbps in rates) + " GB/s (read + write)")
 
 
 if __name__ == "__main__":
