@@ -1052,18 +1052,23 @@ __global__ void __launch_bounds__(Shape::partition_threads,
 // every step, made the network several times slower; a min and a max of integers is what is
 // left of a compare-exchange, and a word of 64 bits takes two shuffles where a tagged_word
 // takes three.
+// Units of 64-bit bits try 32-bit words first (sort_as_prefix_words): a compare-exchange of
+// 64-bit words takes a two-part compare and two selects per word where 32-bit words take a
+// min or a max, and the networks are bound by those integer instructions (ncu: the ALU pipe
+// the busiest, at 71-78 %).
 template <class Key, class Value, int UnitItems>
 struct unit_words {
   using bits_type = ordered_bits_t<Key>;
   static constexpr bool decoded = !has_values_v<Value> && has_refined_bits_v<Key>;
   static constexpr bool wide = !decoded && sizeof(bits_type) > 4;
+  static constexpr bool prefix_words_first = sizeof(bits_type) == 8;
   static constexpr int position_bits = log2_of(UnitItems);
   using word_t = std::conditional_t<decoded && sizeof(bits_type) <= 4, std::uint32_t,
                                     std::uint64_t>;
 };
 
-// Shared memory of a unit's sort: the network's words (for wide bits, also its tagged words
-// and each warp's smallest and largest bits).
+// Shared memory of a unit's sort: the network's words (for 64-bit bits, also the prefix
+// words, each warp's smallest and largest bits, and for wide bits the tagged words).
 template <class Key, class Value, int Threads, int UnitItems>
 struct unit_storage {
   using kind = unit_words<Key, Value, UnitItems>;
@@ -1071,8 +1076,9 @@ struct unit_storage {
     word_buffer<typename kind::word_t, UnitItems> words;
     word_buffer<tagged_word, kind::wide ? UnitItems : 1> tagged;
   };
-  std::uint64_t warp_min[kind::wide ? Threads / 32 : 1];
-  std::uint64_t warp_max[kind::wide ? Threads / 32 : 1];
+  word_buffer<std::uint32_t, kind::prefix_words_first ? UnitItems : 1> prefix;
+  std::uint64_t warp_min[kind::prefix_words_first ? Threads / 32 : 1];
+  std::uint64_t warp_max[kind::prefix_words_first ? Threads / 32 : 1];
 };
 
 // The smallest and largest of the block's wide bits (`valid` false: left out); every thread
@@ -1141,6 +1147,97 @@ __device__ __forceinline__ void gather_unit(const Key* in_keys, Key* out_keys,
   });
 }
 
+// Odd-even transposition rounds (each an odd and an even phase) that sort_as_prefix_words
+// spends on keys whose prefix words tie, before it gives the unit back to the full words.
+inline constexpr int prefix_tie_rounds = 4;
+
+// Whether the staged prefix words at p - 1 and p (the network's order, in shared memory)
+// share their prefix and the keys behind them (full bits, staged by position) are out of
+// order. Neighbours whose prefixes differ are in order already.
+template <int PositionBits, class Storage>
+__device__ __forceinline__ bool prefix_tie_out_of_order(const Storage& shared, int p) {
+  constexpr unsigned position_mask = (1u << PositionBits) - 1;
+  const std::uint32_t before = shared.prefix.get(p - 1);
+  const std::uint32_t word = shared.prefix.get(p);
+  if (((before ^ word) >> PositionBits) != 0) return false;
+  return shared.words.get(int(before & position_mask)) > shared.words.get(int(word & position_mask));
+}
+
+// Sorts a unit of 64-bit bits (the unit's smallest and largest given) as 32-bit words: the
+// top 32 - position_bits bits of each key's distance from the smallest, over its position.
+// Words that tie order their keys by position, not by bits: such neighbours are compared by
+// their full bits (staged in shared memory by position) and put in order by a few rounds of
+// swaps. Returns false, having written nothing, where that leaves any out of order (a run of
+// many keys behind one prefix): the caller sorts the unit by its full words then.
+template <int Threads, int Items, class Key, class Value, class Bits, class Storage>
+__device__ __forceinline__ bool sort_as_prefix_words(const Bits (&bits)[Items],
+                                                     const bool (&valid)[Items],
+                                                     std::uint64_t smallest,
+                                                     std::uint64_t largest, const Key* in_keys,
+                                                     Key* out_keys, const Value* in_values,
+                                                     Value* out_values, int count, Bits flip,
+                                                     Storage& shared) {
+  using kind = unit_words<Key, Value, Threads * Items>;
+  constexpr int position_bits = kind::position_bits;
+  constexpr int prefix_bits = 32 - position_bits;
+  constexpr unsigned position_mask = (1u << position_bits) - 1;
+  if (smallest > largest) return true;  // no keys
+  const std::uint64_t span = largest - smallest;
+  const int span_bits = span == 0 ? 0 : 64 - __clzll(static_cast<long long>(span));
+  const int shift = span_bits > prefix_bits ? span_bits - prefix_bits : 0;
+  // Positions past `count` take the largest word; no key ties with it: a full unit has none.
+  std::uint32_t words[Items];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const int position = striped_index<Threads>(i);
+    if (valid[i]) shared.words.put(position, bits[i]);
+    words[i] = valid[i] ? std::uint32_t((bits[i] - smallest) >> shift) << position_bits |
+                              unsigned(position)
+                        : ~std::uint32_t(0);
+  }
+  bitonic_sort_words<Threads, Items>(words, shared.prefix);
+#pragma unroll
+  for (int i = 0; i < Items; ++i) shared.prefix.put(int(threadIdx.x) * Items + i, words[i]);
+  __syncthreads();
+
+  const auto any_out_of_order = [&] {
+    bool out_of_order = false;
+    for (int p = int(threadIdx.x) + 1; p < count; p += Threads)
+      out_of_order |= prefix_tie_out_of_order<position_bits>(shared, p);
+    return __syncthreads_or(out_of_order) != 0;
+  };
+  bool sorted = !any_out_of_order();
+  for (int round = 0; !sorted && round < prefix_tie_rounds; ++round) {
+#pragma unroll
+    for (int phase = 0; phase < 2; ++phase) {
+      // Pairs (p - 1, p) with p - 1 of the phase's parity: disjoint, so swaps do not race.
+      for (int p = 2 * int(threadIdx.x) + 1 + phase; p < count; p += 2 * Threads) {
+        if (prefix_tie_out_of_order<position_bits>(shared, p)) {
+          const std::uint32_t before = shared.prefix.get(p - 1);
+          shared.prefix.put(p - 1, shared.prefix.get(p));
+          shared.prefix.put(p, before);
+        }
+      }
+      __syncthreads();
+    }
+    sorted = !any_out_of_order();
+  }
+  if (!sorted) return false;
+
+  const auto position_of = [](std::uint32_t word) { return unsigned(word & position_mask); };
+  if constexpr (kind::decoded) {
+    // The keys come back from their staged bits: no gather from global memory.
+    for_each_striped<Threads, Items>(count, [&](int, int p) {
+      out_keys[p] = key_of_refined_bits<Key>(
+          Bits(shared.words.get(int(position_of(shared.prefix.get(p))))), flip);
+    });
+  } else {
+    gather_unit<Threads, Items>(in_keys, out_keys, in_values, out_values, count, shared.prefix,
+                                position_of);
+  }
+  return true;
+}
+
 // Sorts one unit, in_keys[0, count) (and its values), by the keys' ordered bits into
 // out_keys (and out_values), as unit_words says. in and out may be the same memory.
 template <int Threads, int Items, class Key, class Value, class Storage>
@@ -1170,6 +1267,19 @@ __device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys
   const auto position_in = [](std::uint64_t word) {
     return unsigned(word & ((std::uint64_t(1) << kind::position_bits) - 1));
   };
+  std::uint64_t smallest = 0, largest = 0;  // of 64-bit bits
+  if constexpr (kind::prefix_words_first) {
+    unit_span<Threads, Items>(bits, valid, shared, smallest, largest);
+    if (sort_as_prefix_words<Threads, Items>(bits, valid, smallest, largest, in_keys, out_keys,
+                                             in_values, out_values, count, flip, shared))
+      return;
+    // The bits again from where the prefix sort staged them: not held in registers across
+    // its network.
+#pragma unroll
+    for (int i = 0; i < Items; ++i)
+      if (valid[i]) bits[i] = bits_type(shared.words.get(striped_index<Threads>(i)));
+    __syncthreads();  // read before the full network writes over them
+  }
   if constexpr (kind::decoded) {
     word_t words[Items];
 #pragma unroll
@@ -1186,9 +1296,7 @@ __device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys
     sort_and_stage<Threads, Items>(words, shared.words);
     gather_unit<Threads, Items>(in_keys, out_keys, in_values, out_values, count, shared.words,
                                 [](std::uint64_t word) { return unsigned(word); });
-  } else {
-    std::uint64_t smallest, largest;
-    unit_span<Threads, Items>(bits, valid, shared, smallest, largest);
+  } else {  // wide: 64-bit bits, so smallest and largest are known
     if (largest - smallest < (std::uint64_t(1) << (64 - kind::position_bits)) ||
         smallest > largest) {  // (no keys: the loop below leaves every word padding)
       std::uint64_t words[Items];
