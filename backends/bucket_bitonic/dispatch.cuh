@@ -113,8 +113,8 @@ template <class Key, class Value>
 struct work_space_layout {
   static constexpr bool has_values = has_values_v<Value>;
   storage_plan bytes;
-  std::size_t alternate_keys_at, alternate_values_at, segments_at, units_at, reservations_at,
-      counters_at;
+  std::size_t alternate_keys_at, alternate_values_at, segments_at, units_at,
+      full_word_units_at, reservations_at, counters_at;
 
   work_space_layout(std::size_t n, const sort_plan& plan) {
     const bool one_unit = plan.one_unit;
@@ -122,8 +122,14 @@ struct work_space_layout {
     alternate_values_at = bytes.reserve<Value>(!one_unit && has_values ? n : 0);
     segments_at = bytes.reserve<segment>(one_unit ? 0 : 2 * plan.capacity.segments);
     units_at = bytes.reserve<sort_unit>(plan.capacity.units);
-    reservations_at = bytes.reserve<unsigned long long>(5);  // one per list and pool
+    full_word_units_at = bytes.reserve<sort_unit>(full_word_unit_capacity(plan));
+    reservations_at = bytes.reserve<unsigned long long>(6);  // one per list and pool
     counters_at = bytes.reserve<unsigned long long>(one_unit ? 0 : 2 * plan.capacity.counters);
+  }
+
+  // Units that sort_units may leave to sort_units_by_full_words: any, for 64-bit bits.
+  static std::size_t full_word_unit_capacity(const sort_plan& plan) {
+    return has_prefix_words_v<Key> ? plan.capacity.units : 0;
   }
 
   // The parts, in an allocation of bytes.total_bytes().
@@ -140,6 +146,8 @@ struct work_space_layout {
             {{segments, reservations + 0, segment_capacity},
              {segments + capacity.segments, reservations + 1, segment_capacity}},
             {storage.at<sort_unit>(units_at), reservations + 2, capacity.units},
+            {storage.at<sort_unit>(full_word_units_at), reservations + 5,
+             full_word_unit_capacity(plan)},
             {{counters, reservations + 3, counter_capacity},
              {counters + capacity.counters, reservations + 4, counter_capacity}}};
   }
@@ -185,7 +193,7 @@ struct bucket_sorter {
   void start() const {
     // Where the sample decides, 2^max_bucket_bits first-level counters until it has.
     start_lists<Shape><<<1, 1, 0, stream>>>(
-        work.segment_lists[0], work.units, n,
+        work.segment_lists[0], work.units, work.full_word_units, n,
         plan.samples_first_level ? Shape::max_bucket_bits : plan.first_bits, plan.one_unit);
     detail::check_launch("bucket_bitonic sort: start_lists");
   }
@@ -258,13 +266,24 @@ struct bucket_sorter {
                        io.next_pool, work.units, io.in_alternate);
   }
 
-  // Every unit of every level, in one launch.
+  // Every unit of every level, in one launch; for 64-bit bits one more, for the units whose
+  // prefix words left keys out of order (few or none: the launch costs a few us).
   void sort_all_units() const {
     const unsigned grid =
         resident_grid<sort_units<Shape, Key, Value>, Shape::sort_threads>(plan.most_unit_tiles);
     launch_dependent(sort_units<Shape, Key, Value>, grid, Shape::sort_threads, 0, stream,
                      "bucket_bitonic sort: sort_units", keys, work.alternate_keys, values,
-                     work.alternate_values, work.units, flip);
+                     work.alternate_values, work.units, work.full_word_units, flip);
+    if constexpr (has_prefix_words_v<Key>) {
+      const unsigned full_word_grid =
+          resident_grid<sort_units_by_full_words<Shape, Key, Value>, Shape::sort_threads>(
+              plan.most_unit_tiles);
+      launch_dependent(sort_units_by_full_words<Shape, Key, Value>, full_word_grid,
+                       Shape::sort_threads, 0, stream,
+                       "bucket_bitonic sort: sort_units_by_full_words", keys,
+                       work.alternate_keys, values, work.alternate_values,
+                       work.full_word_units, flip);
+    }
   }
 };
 

@@ -101,7 +101,11 @@ struct bucket_shape {
                        Tuning::knobs.float_exchange_bytes,
                        Tuning::knobs.float_sort_blocks_per_multiprocessor}
           : unit_knobs{Tuning::knobs.sort_threads, Tuning::knobs.sort_items_per_thread,
-                       Tuning::knobs.exchange_bytes, Tuning::knobs.sort_blocks_per_multiprocessor};
+                       Tuning::knobs.exchange_bytes,
+                       sizeof(bits_type) == 8 &&
+                               Tuning::knobs.wide_integer_sort_blocks_per_multiprocessor != 0
+                           ? Tuning::knobs.wide_integer_sort_blocks_per_multiprocessor
+                           : Tuning::knobs.sort_blocks_per_multiprocessor};
   static constexpr int sort_threads = sort_unit.threads;
   static constexpr int sort_items = bitonic_items_per_thread<bits_type>(
       sort_threads, sort_unit.items_per_thread, sort_unit.exchange_bytes);
@@ -275,7 +279,9 @@ __device__ __forceinline__ void for_each_tile_by_segment(const work_list<segment
 // Lists the whole input: as level 0's one segment, or as the one sort unit.
 template <class Shape>
 __global__ void start_lists(work_list<segment> first_level, work_list<sort_unit> units,
-                            std::size_t n, int first_bucket_bits, bool one_unit) {
+                            work_list<sort_unit> full_word_units, std::size_t n,
+                            int first_bucket_bits, bool one_unit) {
+  *full_word_units.reservation = 0;
   if (one_unit) {
     units.entries[0] = {0, n, 0, 0, 0};
     *units.reservation = pack_reservation(1, 1);
@@ -1056,12 +1062,15 @@ __global__ void __launch_bounds__(Shape::partition_threads,
 // 64-bit words takes a two-part compare and two selects per word where 32-bit words take a
 // min or a max, and the networks are bound by those integer instructions (ncu: the ALU pipe
 // the busiest, at 71-78 %).
+template <class Key>
+inline constexpr bool has_prefix_words_v = sizeof(ordered_bits_t<Key>) == 8;
+
 template <class Key, class Value, int UnitItems>
 struct unit_words {
   using bits_type = ordered_bits_t<Key>;
   static constexpr bool decoded = !has_values_v<Value> && has_refined_bits_v<Key>;
   static constexpr bool wide = !decoded && sizeof(bits_type) > 4;
-  static constexpr bool prefix_words_first = sizeof(bits_type) == 8;
+  static constexpr bool prefix_words_first = has_prefix_words_v<Key>;
   static constexpr int position_bits = log2_of(UnitItems);
   using word_t = std::conditional_t<decoded && sizeof(bits_type) <= 4, std::uint32_t,
                                     std::uint64_t>;
@@ -1238,10 +1247,17 @@ __device__ __forceinline__ bool sort_as_prefix_words(const Bits (&bits)[Items],
   return true;
 }
 
+// Which words a unit's sort uses: units of 64-bit bits take the prefix words in sort_units
+// and, where those leave keys out of order, the full words in sort_units_by_full_words (a
+// kernel of its own, so that sort_units' registers are those of the prefix words' network);
+// every other unit takes its full words in sort_units.
+enum class unit_pass { prefix_words, full_words };
+
 // Sorts one unit, in_keys[0, count) (and its values), by the keys' ordered bits into
-// out_keys (and out_values), as unit_words says. in and out may be the same memory.
-template <int Threads, int Items, class Key, class Value, class Storage>
-__device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys,
+// out_keys (and out_values), as unit_words and Pass say. in and out may be the same memory.
+// Returns false, having written nothing, where the prefix words could not sort it.
+template <unit_pass Pass, int Threads, int Items, class Key, class Value, class Storage>
+__device__ __forceinline__ bool sort_unit_keys(const Key* in_keys, Key* out_keys,
                                                const Value* in_values, Value* out_values,
                                                int count, ordered_bits_t<Key> flip,
                                                Storage& shared) {
@@ -1268,19 +1284,14 @@ __device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys
     return unsigned(word & ((std::uint64_t(1) << kind::position_bits) - 1));
   };
   std::uint64_t smallest = 0, largest = 0;  // of 64-bit bits
-  if constexpr (kind::prefix_words_first) {
+  if constexpr (Pass == unit_pass::prefix_words || kind::wide)
     unit_span<Threads, Items>(bits, valid, shared, smallest, largest);
-    if (sort_as_prefix_words<Threads, Items>(bits, valid, smallest, largest, in_keys, out_keys,
-                                             in_values, out_values, count, flip, shared))
-      return;
-    // The bits again from where the prefix sort staged them: not held in registers across
-    // its network.
-#pragma unroll
-    for (int i = 0; i < Items; ++i)
-      if (valid[i]) bits[i] = bits_type(shared.words.get(striped_index<Threads>(i)));
-    __syncthreads();  // read before the full network writes over them
-  }
-  if constexpr (kind::decoded) {
+  if constexpr (Pass == unit_pass::prefix_words) {
+    static_assert(kind::prefix_words_first, "prefix words are for 64-bit bits");
+    return sort_as_prefix_words<Threads, Items>(bits, valid, smallest, largest, in_keys,
+                                                out_keys, in_values, out_values, count, flip,
+                                                shared);
+  } else if constexpr (kind::decoded) {
     word_t words[Items];
 #pragma unroll
     for (int i = 0; i < Items; ++i) words[i] = word_t(bits[i]);
@@ -1319,6 +1330,7 @@ __device__ __forceinline__ void sort_unit_keys(const Key* in_keys, Key* out_keys
                                   [](const tagged_word& word) { return word.position; });
     }
   }
+  return true;
 }
 
 // sort_units for one block: each list tile is a unit to sort, or a tile's worth of an
@@ -1349,18 +1361,26 @@ struct unit_sorter {
     }
   }
 
-  // Sorts a unit of at most unit_items keys into the user's buffer.
-  __device__ __forceinline__ void sort(const sort_unit& unit) const {
+  // Sorts a unit of at most unit_items keys into the user's buffer with Pass's words;
+  // returns false where the prefix words left it unsorted (and unwritten).
+  template <unit_pass Pass>
+  __device__ __forceinline__ bool sort(const sort_unit& unit) const {
     const Key* in_keys = unit.in_alternate ? alternate_keys : keys;
     const Value* in_values = unit.in_alternate ? alternate_values : values;
     const std::size_t value_offset = has_values ? unit.begin : 0;  // no values: null pointers
     const int count = int(unit.end - unit.begin);
     __syncthreads();  // the previous unit's last reads of shared memory are done
-    sort_unit_keys<threads, Shape::sort_items>(in_keys + unit.begin, keys + unit.begin,
-                                               in_values + value_offset, values + value_offset,
-                                               count, flip, shared);
+    return sort_unit_keys<Pass, threads, Shape::sort_items>(
+        in_keys + unit.begin, keys + unit.begin, in_values + value_offset,
+        values + value_offset, count, flip, shared);
   }
 };
+
+// The pass sort_units gives a unit: prefix words for 64-bit bits, else the full words.
+template <class Key, class Value, int UnitItems>
+inline constexpr unit_pass first_unit_pass =
+    unit_words<Key, Value, UnitItems>::prefix_words_first ? unit_pass::prefix_words
+                                                           : unit_pass::full_words;
 
 // Every unit of every level: sorted from wherever its keys are into the user's buffers.
 template <class Shape, class Key, class Value>
@@ -1368,22 +1388,43 @@ __global__ void __launch_bounds__(Shape::sort_threads,
                                   min_blocks_per_multiprocessor(
                                       Shape::sort_blocks_per_multiprocessor, Shape::sort_threads))
     sort_units(Key* keys, const Key* alternate_keys, Value* values, const Value* alternate_values,
-               work_list<sort_unit> units, typename Shape::bits_type flip) {
+               work_list<sort_unit> units, work_list<sort_unit> full_word_units,
+               typename Shape::bits_type flip) {
   wait_for_previous_kernel();  // launched to overlap the previous kernel's end
   using sorter_t = unit_sorter<Shape, Key, Value>;
   __shared__ typename sorter_t::storage_t shared;
   const sorter_t sorter{shared, keys, alternate_keys, values, alternate_values, flip};
+  constexpr unit_pass pass = first_unit_pass<Key, Value, Shape::unit_items>;
 
   const unsigned long long reserved = *units.reservation;
   const std::size_t entries = entries_of(reserved);
   const unsigned long long tiles = tiles_of(reserved);
   for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const sort_unit unit = units.entries[warp_entry_of_tile(units.entries, entries, tile)];
-    if (unit.all_equal)
+    if (unit.all_equal) {
       sorter.copy_all_equal(unit, tile);
-    else
-      sorter.sort(unit);
+    } else if (!sorter.template sort<pass>(unit) && threadIdx.x == 0) {
+      // (One tile per entry there.)
+      full_word_units.entries[entries_of(reserve(full_word_units, 1, 1))] = unit;
+    }
   }
+}
+
+// The units whose prefix words left keys out of order (sort_units), by their full words.
+template <class Shape, class Key, class Value>
+__global__ void __launch_bounds__(Shape::sort_threads,
+                                  min_blocks_per_multiprocessor(
+                                      Shape::sort_blocks_per_multiprocessor, Shape::sort_threads))
+    sort_units_by_full_words(Key* keys, const Key* alternate_keys, Value* values,
+                             const Value* alternate_values, work_list<sort_unit> units,
+                             typename Shape::bits_type flip) {
+  wait_for_previous_kernel();  // launched to overlap the previous kernel's end
+  using sorter_t = unit_sorter<Shape, Key, Value>;
+  __shared__ typename sorter_t::storage_t shared;
+  const sorter_t sorter{shared, keys, alternate_keys, values, alternate_values, flip};
+  const std::size_t entries = entries_of(*units.reservation);
+  for (std::size_t e = blockIdx.x; e < entries; e += gridDim.x)
+    sorter.template sort<unit_pass::full_words>(units.entries[e]);
 }
 
 }  // namespace gpusort::backends::bucket_bitonic

@@ -77,13 +77,15 @@ struct counter_pool {
 
 // What the sort keeps in its temporary allocation: the alternate buffers, two segment lists
 // and two counter pools (level L reads list and pool L % 2 and fills the others), and the
-// unit list. One sort unit needs only the unit list.
+// unit lists: every unit, and those that sort_units leaves to sort_units_by_full_words. One
+// sort unit needs only the unit lists.
 template <class Key, class Value>
 struct work_space {
   Key* alternate_keys;
   Value* alternate_values;
   work_list<segment> segment_lists[2];
   work_list<sort_unit> units;
+  work_list<sort_unit> full_word_units;
   counter_pool counter_pools[2];
 };
 

@@ -158,6 +158,8 @@ struct bucket_bitonic_knobs {
   int sort_items_per_thread = 0;       // and keys per thread
   int exchange_bytes = 0;              // shared memory of a sort unit
   int sort_blocks_per_multiprocessor = 0;  // register budget of the sort-unit kernel
+  // That budget for integer keys of 8 bytes, whose units take prefix words (0: as above).
+  int wide_integer_sort_blocks_per_multiprocessor = 0;
   // The same four for float and double keys (0: as for the others). A unit's size sets the
   // buckets' sizes, and with them at which n a level more is planned.
   int float_sort_threads = 0;

@@ -339,6 +339,9 @@ struct bucket_bitonic_tuning_sm90 final {
     // Register budget of the sort-unit kernel: at least this many blocks resident per SM
     // (without it the compiler used enough registers for one block per SM: 3x slower).
     k.sort_blocks_per_multiprocessor = 4;
+    // Units of 8-byte integer keys sort 32-bit prefix words (the full words in a kernel of
+    // their own): 96 registers without spills at five blocks.
+    k.wide_integer_sort_blocks_per_multiprocessor = 5;
     // Float and double keys keep units of 256 x 16 (f32 4096 keys, f64 2048): with the
     // smaller ones their planning took a level more for some distributions and sizes (f32
     // clustered at 2^20 2.1x, f64 exponential at 2^26 and normal at 2^28 1.5x as long) where

@@ -254,6 +254,7 @@ TEST(BucketLists, EachLevelReadsWhatTheLevelBeforeWrote) {
       alternate_keys, alternate_values,
       {{&segments[0], &reservations[0], 5}, {&segments[1], &reservations[1], 5}},
       {nullptr, nullptr, 0},
+      {nullptr, nullptr, 0},
       {{&counters[0], &reservations[2], 7}, {&counters[1], &reservations[3], 7}}};
   const int levels = 8;
   for (int level = 0; level < levels; ++level) {
