@@ -1086,6 +1086,7 @@ struct unit_storage {
     word_buffer<tagged_word, kind::wide ? UnitItems : 1> tagged;
   };
   word_buffer<std::uint32_t, kind::prefix_words_first ? UnitItems : 1> prefix;
+  Key staged[UnitItems];  // the next unit's keys, copied in while this one sorts (sort_units)
   std::uint64_t warp_min[kind::prefix_words_first ? Threads / 32 : 1];
   std::uint64_t warp_max[kind::prefix_words_first ? Threads / 32 : 1];
 };
@@ -1253,14 +1254,24 @@ __device__ __forceinline__ bool sort_as_prefix_words(const Bits (&bits)[Items],
 // every other unit takes its full words in sort_units.
 enum class unit_pass { prefix_words, full_words };
 
+// No next unit to copy in (sort_unit_keys' start_next).
+struct no_next_unit {
+  __device__ __forceinline__ void operator()() const {}
+};
+
 // Sorts one unit, in_keys[0, count) (and its values), by the keys' ordered bits into
 // out_keys (and out_values), as unit_words and Pass say. in and out may be the same memory.
-// Returns false, having written nothing, where the prefix words could not sort it.
-template <unit_pass Pass, int Threads, int Items, class Key, class Value, class Storage>
-__device__ __forceinline__ bool sort_unit_keys(const Key* in_keys, Key* out_keys,
-                                               const Value* in_values, Value* out_values,
-                                               int count, ordered_bits_t<Key> flip,
-                                               Storage& shared) {
+// The keys are first read from load_from: in_keys, or their copy in shared memory, each
+// thread's striped positions copied by that thread (tile_prefetch); start_next() is called
+// once they are read. Returns false, having written nothing, where the prefix words could
+// not sort the unit.
+template <unit_pass Pass, int Threads, int Items, class Key, class Value, class Storage,
+          class StartNext = no_next_unit>
+__device__ __forceinline__ bool sort_unit_keys(const Key* in_keys, const Key* load_from,
+                                               Key* out_keys, const Value* in_values,
+                                               Value* out_values, int count,
+                                               ordered_bits_t<Key> flip, Storage& shared,
+                                               StartNext&& start_next = {}) {
   using kind = unit_words<Key, Value, Threads * Items>;
   using bits_type = ordered_bits_t<Key>;
   using word_t = typename kind::word_t;
@@ -1276,9 +1287,14 @@ __device__ __forceinline__ bool sort_unit_keys(const Key* in_keys, Key* out_keys
     if (!valid[i])
       bits[i] = bits_type(~bits_type(0));
     else if constexpr (kind::decoded)
-      bits[i] = refined_bits(in_keys[position], flip);
+      bits[i] = refined_bits(load_from[position], flip);
     else
-      bits[i] = ordered_bits(in_keys[position], flip);
+      bits[i] = ordered_bits(load_from[position], flip);
+  }
+  if constexpr (!std::is_same_v<std::decay_t<StartNext>, no_next_unit>) {
+    // Every read of the copied keys done before the next unit's copies may land on them.
+    __syncthreads();
+    start_next();
   }
   const auto position_in = [](std::uint64_t word) {
     return unsigned(word & ((std::uint64_t(1) << kind::position_bits) - 1));
@@ -1363,16 +1379,23 @@ struct unit_sorter {
 
   // Sorts a unit of at most unit_items keys into the user's buffer with Pass's words;
   // returns false where the prefix words left it unsorted (and unwritten).
-  template <unit_pass Pass>
-  __device__ __forceinline__ bool sort(const sort_unit& unit) const {
-    const Key* in_keys = unit.in_alternate ? alternate_keys : keys;
+  // With StartNext, its keys are read from their copy in shared.staged (tile_prefetch), and
+  // start_next() is called once they are.
+  template <unit_pass Pass, class StartNext = no_next_unit>
+  __device__ __forceinline__ bool sort(const sort_unit& unit, StartNext&& start_next = {}) const {
+    constexpr bool copied = !std::is_same_v<std::decay_t<StartNext>, no_next_unit>;
+    const Key* in_keys = in_keys_of(unit);
     const Value* in_values = unit.in_alternate ? alternate_values : values;
     const std::size_t value_offset = has_values ? unit.begin : 0;  // no values: null pointers
     const int count = int(unit.end - unit.begin);
     __syncthreads();  // the previous unit's last reads of shared memory are done
     return sort_unit_keys<Pass, threads, Shape::sort_items>(
-        in_keys + unit.begin, keys + unit.begin, in_values + value_offset,
-        values + value_offset, count, flip, shared);
+        in_keys + unit.begin, copied ? shared.staged : in_keys + unit.begin, keys + unit.begin,
+        in_values + value_offset, values + value_offset, count, flip, shared, start_next);
+  }
+
+  __device__ __forceinline__ const Key* in_keys_of(const sort_unit& unit) const {
+    return unit.in_alternate ? alternate_keys : keys;
   }
 };
 
@@ -1396,17 +1419,43 @@ __global__ void __launch_bounds__(Shape::sort_threads,
   const sorter_t sorter{shared, keys, alternate_keys, values, alternate_values, flip};
   constexpr unit_pass pass = first_unit_pass<Key, Value, Shape::unit_items>;
 
+  using prefetch_t = tile_prefetch<Shape::sort_threads, Shape::sort_items, Key>;
+
   const unsigned long long reserved = *units.reservation;
   const std::size_t entries = entries_of(reserved);
   const unsigned long long tiles = tiles_of(reserved);
-  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const sort_unit unit = units.entries[warp_entry_of_tile(units.entries, entries, tile)];
+  // Each unit's keys are copied into shared memory while the block sorts the unit before it,
+  // so that their loads overlap its network (a block of the kernel has nothing else to hide
+  // them behind: 4-5 warps per scheduler). Not all-equal units, which are only copied.
+  const auto stage = [&](const sort_unit& unit) {
+    if (!unit.all_equal)
+      prefetch_t::start(sorter.in_keys_of(unit) + unit.begin, int(unit.end - unit.begin),
+                        shared.staged);
+  };
+  unsigned long long tile = blockIdx.x;
+  if (tile >= tiles) return;
+  sort_unit unit = units.entries[warp_entry_of_tile(units.entries, entries, tile)];
+  stage(unit);
+  for (;;) {
+    const unsigned long long next = tile + gridDim.x;
+    const bool has_next = next < tiles;  // the same for the whole block
+    const sort_unit next_unit =
+        has_next ? units.entries[warp_entry_of_tile(units.entries, entries, next)] : unit;
+    const auto start_next = [&] {
+      if (has_next) stage(next_unit);
+    };
     if (unit.all_equal) {
+      start_next();  // nothing of this unit is staged
       sorter.copy_all_equal(unit, tile);
-    } else if (!sorter.template sort<pass>(unit) && threadIdx.x == 0) {
-      // (One tile per entry there.)
-      full_word_units.entries[entries_of(reserve(full_word_units, 1, 1))] = unit;
+    } else {
+      prefetch_t::wait();  // this thread's copies: it reads only those (striped positions)
+      if (!sorter.template sort<pass>(unit, start_next) && threadIdx.x == 0)
+        // (One tile per entry there.)
+        full_word_units.entries[entries_of(reserve(full_word_units, 1, 1))] = unit;
     }
+    if (!has_next) break;
+    tile = next;
+    unit = next_unit;
   }
 }
 
