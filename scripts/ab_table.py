@@ -10,8 +10,9 @@ type, distribution and size where both a gpusort backend and cub_radix ran, writ
 old to new, and each side's spread (max - min of its ratios); and the new build's bytes moved ÷ time (one
 read and one write of keys and values, the floor of any sort) against the device copy of the
 same runs (copy/cuda_memcpy rows, when they ran: the copy of the same size, else of the
-largest size that ran; a small copy runs far below the GPU's rate). Python 3 standard library and
-bench_table.py beside it (benchmark names, type sizes).
+largest size that ran; a small copy runs far below the GPU's rate). A file that is not whole
+JSON (a run cut off by the device call's time limit) is left out, with a line on stderr.
+Python 3 standard library and bench_table.py beside it (benchmark names, type sizes).
 """
 
 import json
@@ -64,7 +65,12 @@ def main(paths):
     gpu = "unknown GPU"
     for path in paths:
         side = "old" if os.path.basename(path).startswith("ab-old") else "new"
-        times, gpu = rows_of(path)
+        try:
+            times, gpu = rows_of(path)
+        except json.JSONDecodeError as error:
+            # A run cut off by the device call's time limit leaves its JSON unfinished.
+            print(f"(left out {path}: not whole JSON, {error})", file=sys.stderr)
+            continue
         sides[side].append(times)
     ratios = {"old": {}, "new": {}}
     new_times = {}

@@ -12,9 +12,9 @@
 // Both orders, keys and pairs, against std::stable_sort; then inputs of many units.
 #include "bucket_bitonic_sort_tests.cuh"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <vector>
 
