@@ -996,18 +996,12 @@ __device__ __forceinline__ void scatter_segment_tiles(scatter_storage<Shape, Key
     if (!holds_one_value(list.entries[place.segment]))
       prefetch_t::start(in_keys + place.begin, place.count, shared.staged);
   };
-  unsigned long long tile = blockIdx.x;
-  if (tile >= tiles) return;
-  segment_tile place = locate_tile(list, segments, tile, Shape::partition_tile);
-  stage(place);
-  for (;;) {
-    const unsigned long long next = tile + gridDim.x;
-    const bool has_next = next < tiles;  // the same for the whole block
-    const segment_tile next_place =
-        has_next ? locate_tile(list, segments, next, Shape::partition_tile) : place;
-    const auto start_next = [&] {
-      if (has_next) stage(next_place);
-    };
+  const auto locate = [&](unsigned long long tile) {
+    return locate_tile(list, segments, tile, Shape::partition_tile);
+  };
+  for_each_tile_staged_ahead(tiles, locate, stage, [&](unsigned long long,
+                                                       const segment_tile& place,
+                                                       auto&& start_next) {
     prefetch_t::wait();
     __syncthreads();  // every thread's copies of this tile are in
     const segment& seg = list.entries[place.segment];
@@ -1019,10 +1013,7 @@ __device__ __forceinline__ void scatter_segment_tiles(scatter_storage<Shape, Key
       tile_t{shared, place, seg, bucket_of_key, buckets}.run(out_keys, in_values, out_values,
                                                               cursors, start_next);
     }
-    if (!has_next) break;
-    tile = next;
-    place = next_place;
-  }
+  });
 }
 
 template <class Shape, class Key, class Value>
@@ -1454,17 +1445,9 @@ __global__ void __launch_bounds__(Shape::sort_threads,
         prefetch_t::start(sorter.in_keys_of(unit) + unit.begin, int(unit.end - unit.begin),
                           shared.staged);
     };
-    unsigned long long tile = blockIdx.x;
-    if (tile >= tiles) return;
-    sort_unit unit = unit_of_tile(tile);
-    stage(unit);
-    for (;;) {
-      const unsigned long long next = tile + gridDim.x;
-      const bool has_next = next < tiles;  // the same for the whole block
-      const sort_unit next_unit = has_next ? unit_of_tile(next) : unit;
-      const auto start_next = [&] {
-        if (has_next) stage(next_unit);
-      };
+    for_each_tile_staged_ahead(tiles, unit_of_tile, stage, [&](unsigned long long tile,
+                                                               const sort_unit& unit,
+                                                               auto&& start_next) {
       if (unit.all_equal) {
         start_next();  // nothing of this unit is staged
         sorter.copy_all_equal(unit, tile);
@@ -1472,10 +1455,7 @@ __global__ void __launch_bounds__(Shape::sort_threads,
         prefetch_t::wait();  // this thread's copies: it reads only those (striped positions)
         sort_or_defer(unit, start_next);
       }
-      if (!has_next) break;
-      tile = next;
-      unit = next_unit;
-    }
+    });
   }
 }
 

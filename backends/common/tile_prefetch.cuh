@@ -32,4 +32,29 @@ struct tile_prefetch {
   }
 };
 
+// A persistent block's loop over its tiles (blockIdx.x, then every gridDim.x-th, below
+// tiles) with each tile's keys copied in one tile ahead: stage(locate(tile)) starts a tile's
+// copy (tile_prefetch::start), and body(tile, locate(tile), start_next) works on it, calling
+// start_next() once it has read the staged keys, which stages the block's next tile (if any).
+template <class Locate, class Stage, class Body>
+__device__ __forceinline__ void for_each_tile_staged_ahead(unsigned long long tiles,
+                                                           Locate&& locate, Stage&& stage,
+                                                           Body&& body) {
+  unsigned long long tile = blockIdx.x;
+  if (tile >= tiles) return;
+  auto item = locate(tile);
+  stage(item);
+  for (;;) {
+    const unsigned long long next = tile + gridDim.x;
+    const bool has_next = next < tiles;  // the same for the whole block
+    const auto next_item = has_next ? locate(next) : item;
+    body(tile, item, [&] {
+      if (has_next) stage(next_item);
+    });
+    if (!has_next) break;
+    tile = next;
+    item = next_item;
+  }
+}
+
 }  // namespace gpusort::backends
