@@ -1063,7 +1063,7 @@ struct unit_words {
   static constexpr bool wide = !decoded && sizeof(bits_type) > 4;
   static constexpr bool prefix_words_first = has_prefix_words_v<Key>;
   // sort_units copies the next unit's keys into shared memory while it sorts this one: for
-  // 64-bit bits, whose units are short (H200: f64 +3-5 %, u64+u32 +1.5 %, u64 level); not for
+  // 64-bit bits, whose units are short (H200: f64 +1-4 %, u64+u32 +1.5 %, u64 level); not for
   // 32-bit bits, whose 4096-key units would take 16 KB more a block (u32 -9 %, f32 -5 %).
   static constexpr bool prefetched = prefix_words_first;
   static constexpr int position_bits = log2_of(UnitItems);
