@@ -3,8 +3,10 @@
 
 Usage:
     scripts/ab_table.py ab-old-1.json ab-new-1.json ab-old-2.json ab-new-2.json ... > ab.md
+    scripts/ab_table.py --old=ab-main ab-main-1.json ab-step1-1.json ... > ab.md
 
-Files named ab-old-* are the build before a change, ab-new-* the build after it. For each op,
+Files named ab-old-* (or, with --old=PREFIX, PREFIX*) are the build before a change, every
+other file the build after it. For each op,
 type, distribution and size where both a gpusort backend and cub_radix ran, writes gpusort ÷ CUB (CUB's time
 ÷ gpusort's, each pair from the same run), the mean over each side's runs, the change from
 old to new, and each side's spread (max - min of its ratios); and the new build's bytes moved ÷ time (one
@@ -60,11 +62,11 @@ def floor_bandwidth(key, new_times, copies):
     return f"{gbps:.0f}" + (f" ({100 * gbps / copy:.0f} %)" if copy else " (no copy row)")
 
 
-def main(paths):
+def main(paths, old_prefix="ab-old"):
     sides = {"old": [], "new": []}
     gpu = "unknown GPU"
     for path in paths:
-        side = "old" if os.path.basename(path).startswith("ab-old") else "new"
+        side = "old" if os.path.basename(path).startswith(old_prefix) else "new"
         try:
             times, gpu = rows_of(path)
         except json.JSONDecodeError as error:
@@ -112,6 +114,10 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
+    arguments = sys.argv[1:]
+    old_prefix = "ab-old"
+    if arguments and arguments[0].startswith("--old="):
+        old_prefix = arguments.pop(0)[len("--old="):]
+    if len(arguments) < 2:
         sys.exit(__doc__)
-    main(sys.argv[1:])
+    main(arguments, old_prefix)
