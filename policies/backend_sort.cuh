@@ -119,10 +119,14 @@ void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Sta
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>) {
     // The smallest inputs of 32-bit keys: one sorting network, faster there than every
     // strategy the tables choose among (tuning/sm90.cuh, network_tiling_sm90 and
-    // network_tiling_with_values_sm90).
-    using network_tiling = std::conditional_t<has_values_v<Value>, network_tiling_with_values_sm90,
-                                              network_tiling_sm90>;
-    if (backends::radix::sort_by_network_if_small<network_tiling>(request)) return;
+    // network_tiling_with_values_sm90); pairs up to as many keys as the device's table says.
+    if constexpr (!has_values_v<Value>) {
+      if (backends::radix::sort_by_network_if_small<network_tiling_sm90>(request)) return;
+    } else if constexpr (backends::radix::network_sorts_v<Key, Value>) {
+      if (backends::radix::sort_by_network_if_small<network_tiling_with_values_sm90>(
+              request, detail::par_table_of_current_device().network_pairs_max_keys))
+        return;
+    }
     detail::run_par_strategy<detail::par_tables_name_merge_for<Key>>(
         detail::par_strategy_for<Key, Value, Compare>(request.count), request);
   } else {

@@ -133,6 +133,12 @@ constexpr bool table_names_for(const par_dispatch_row* rows, std::size_t row_cou
   return false;
 }
 
+// How many pairs of 32-bit keys par sorts with the sorting network where a table does not say:
+// up to 2048, four blocks of 256 x 2, where it beat the tables' strategies on both GPUs
+// measured; in clusters of eight (to 4096) it gained 20 % on the H200 but lost 5 % on the
+// H100 (bench/results/NOTES.md).
+inline constexpr std::size_t default_network_pairs_max_keys = 2048;
+
 // A dispatch table and the GPU its sweep ran on. GPUs of one compute capability can still
 // want different tables: the H100 and the H200 are both sm_90 with 132 SMs, but the H200's
 // memory is 1.4x faster, which moves the sizes where launch latency stops mattering and
@@ -144,6 +150,10 @@ struct par_tuned_table {
   double peak_memory_bandwidth;  // bytes per second (bus width x memory clock x 2)
   const par_dispatch_row* rows;
   std::size_t row_count;
+  // Pairs of 32-bit keys take the sorting network, ahead of the rows, up to this many keys
+  // (at most what one cluster of network_tiling_with_values_sm90 holds): measured apart from
+  // the sweep (scripts/par_table.py --network-pairs-max-keys; bench/results/NOTES.md).
+  std::size_t network_pairs_max_keys = default_network_pairs_max_keys;
 };
 
 // The table for a device: among those measured on its compute capability, the one whose GPU's

@@ -3,12 +3,17 @@
 
 Usage:
     gpusort_bench --benchmark_filter=sweep/ --benchmark_out=sweep.json --benchmark_out_format=json
-    scripts/par_table.py sweep.json NAME > policies/tuning/par_table_NAME.cuh
+    scripts/par_table.py sweep.json NAME [--network-pairs-max-keys=N] > policies/tuning/par_table_NAME.cuh
 
 NAME names the GPU (h100, h200): the header defines par_table_NAME, which
 policies/tuning/par_tables.cuh lists. The table records the GPU's compute capability and
 peak memory bandwidth from the JSON's context; gpusort::par gives each device the table of its
 compute capability whose bandwidth is nearest its own.
+
+--network-pairs-max-keys=N: par sorts pairs of 32-bit keys with the sorting network, ahead of
+the table's rows, up to N keys (2048 without it; at most what one cluster of the network's
+pairs tiling holds, 4096). The sweep does not measure the network: N comes from comparing par
+with it and without it at 2048-4096 pairs on the GPU (bench/results/NOTES.md).
 
 NAME `default` writes par_table_default.cuh, the table of every GPU no sweep ran on (run it
 on the H100's sweep: of the GPUs measured, its memory is nearer most others'). Every strategy
@@ -139,7 +144,7 @@ def rows_array(array_name, table):
     return lines + ["};"]
 
 
-def header(context, table, name):
+def header(context, table, name, network_pairs_max_keys=None):
     gpu = context.get("gpu", "an unnamed GPU")
     date = context.get("date", "")[:10]
     major, minor = context.get("gpu_compute_capability", "0.0").split(".")
@@ -153,18 +158,40 @@ def header(context, table, name):
         "// keys. Rerun the sweep to regenerate it (README, \"Tuning par for your GPU\"); do not",
         "// edit by hand.",
     ]
+    if network_pairs_max_keys:
+        lines += [
+            f"// Pairs of 32-bit keys take the sorting network up to {network_pairs_max_keys} keys",
+            f"// ({NETWORK_PAIRS_FLAG}{network_pairs_max_keys}, measured apart from the sweep:"
+            " bench/results/NOTES.md).",
+        ]
     lines += rows_array(rows_name, table)
     lines += ["",
               f"inline constexpr par_tuned_table par_table_{name}{{",
               f'    "{gpu}", {major}, {minor}, {bandwidth:.4g}, {rows_name},',
-              f"    sizeof({rows_name}) / sizeof({rows_name}[0])}};",
+              f"    sizeof({rows_name}) / sizeof({rows_name}[0])"
+              + (f", {network_pairs_max_keys}" if network_pairs_max_keys else "") + "};",
               "", "}  // namespace gpusort", ""]
     return "\n".join(lines)
 
 
+NETWORK_PAIRS_FLAG = "--network-pairs-max-keys="
+NETWORK_PAIRS_MOST_KEYS = 4096  # one cluster of 8 blocks of 256 x 2 (tuning/sm90.cuh)
+
+
 def main(argv):
+    network_pairs_max_keys = None
+    flags = [a for a in argv[1:] if a.startswith("--")]
+    argv = [argv[0]] + [a for a in argv[1:] if not a.startswith("--")]
+    for flag in flags:
+        value = flag[len(NETWORK_PAIRS_FLAG):] if flag.startswith(NETWORK_PAIRS_FLAG) else ""
+        if not value.isdigit() or not 0 < int(value) <= NETWORK_PAIRS_MOST_KEYS:
+            sys.exit(f"par_table.py: {flag}: expected {NETWORK_PAIRS_FLAG}N with 0 < N <= "
+                     f"{NETWORK_PAIRS_MOST_KEYS}\n\n{__doc__}")
+        network_pairs_max_keys = int(value)
     if len(argv) != 3 or not argv[2].isidentifier():
         sys.exit(__doc__)
+    if network_pairs_max_keys and argv[2] == "default":
+        sys.exit("par_table.py: the default table keeps the default network limit")
     with open(argv[1]) as f:
         data = json.load(f)
     results = collect(data.get("benchmarks", []))
@@ -181,7 +208,8 @@ def main(argv):
     table = {case: with_runners_up(rows(w), rows(others.get(case, [])))
              for case, w in found.items()}
     context = data.get("context", {})
-    sys.stdout.write(default_header(context, table) if default else header(context, table, argv[2]))
+    sys.stdout.write(default_header(context, table) if default
+                     else header(context, table, argv[2], network_pairs_max_keys))
 
 
 if __name__ == "__main__":

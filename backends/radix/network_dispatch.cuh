@@ -49,13 +49,15 @@ bool network_clusters_run_here() {
 }
 
 // Sorts the request with one sorting network where it takes it: keys (and values) of types
-// network_sorts_v names, and count at most one cluster's keys (one block's before sm_90).
-// False, and nothing done, where not.
+// network_sorts_v names, and count at most max_keys and one cluster's keys (one block's
+// before sm_90). False, and nothing done, where not.
 template <class NetworkTiling, class Key, class Value, class Compare, bool Stable>
-bool sort_by_network_if_small(const sort_request<Key, Value, Compare, Stable>& request) {
+bool sort_by_network_if_small(const sort_request<Key, Value, Compare, Stable>& request,
+                              std::size_t max_keys = ~std::size_t(0)) {
   if constexpr (!network_sorts_v<Key, Value>) {
     return false;
   } else {
+    if (request.count > max_keys) return false;
     constexpr network_knobs knobs = NetworkTiling::knobs;
     constexpr int block_keys = knobs.block_threads * knobs.items_per_thread;
     const std::size_t blocks = tile_count(request.count, block_keys);

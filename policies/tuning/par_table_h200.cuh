@@ -4,6 +4,8 @@
 // (bench/par_bench.cu, sweep/...) on 2026-11-24: each row is the fastest strategy up to max_n
 // keys. Rerun the sweep to regenerate it (README, "Tuning par for your GPU"); do not
 // edit by hand.
+// Pairs of 32-bit keys take the sorting network up to 4096 keys
+// (--network-pairs-max-keys=4096, measured apart from the sweep: bench/results/NOTES.md).
 #pragma once
 
 #include "../select.cuh"
@@ -39,6 +41,6 @@ inline constexpr par_dispatch_row par_table_h200_rows[] = {
 
 inline constexpr par_tuned_table par_table_h200{
     "NVIDIA H200", 9, 0, 4.814e+12, par_table_h200_rows,
-    sizeof(par_table_h200_rows) / sizeof(par_table_h200_rows[0])};
+    sizeof(par_table_h200_rows) / sizeof(par_table_h200_rows[0]), 4096};
 
 }  // namespace gpusort

@@ -164,17 +164,18 @@ struct network_tiling_sm90 final {
 };
 
 // The same network for the smallest inputs of 32-bit keys with values, whose words are 64 bits
-// (the key's bits over its input position): one cluster of up to 4 blocks of 256 x 2 keys, so
-// n up to 2048. Scratch timer, whole calls, u32+u32, ratio to CUB's radix sort, H100 / H200:
+// (the key's bits over its input position): one cluster of up to 8 blocks of 256 x 2 keys, so
+// n up to 4096. Scratch timer, whole calls, u32+u32, ratio to CUB's radix sort, H100 / H200:
 // 256 x 2 at 1024 keys 1.39-1.43 / 1.46-1.55, 2048 1.14-1.19 / 1.23-1.32 (par's cluster sort
 // 1.15 / 1.17 and 1.17 / 1.20); 256 x 4, 128 x 2 and 512 x 2 slower. Clusters of 8 blocks
-// (to 4096 keys) gain 20 % on the H200 but lose 5 % on the H100 against the cluster sort.
+// (3000-4096 keys) gain 20 % on the H200 but lose 5 % on the H100 against the cluster sort,
+// so par takes them where its table says (par_tuned_table::network_pairs_max_keys).
 struct network_tiling_with_values_sm90 final {
   static constexpr network_knobs knobs = [] {
     network_knobs k;
     k.block_threads = 256;
     k.items_per_thread = 2;
-    k.max_cluster_blocks = 4;
+    k.max_cluster_blocks = 8;
     return k;
   }();
 };

@@ -3,7 +3,7 @@
 // radix order: through a policy that hands every request to the network (a test fails where
 // the network declines one), in the shipped tilings and in narrow ones whose clusters exchange
 // through shared memory and across blocks from a few hundred positions; and through
-// gpusort::par, which takes the network up to 8192 keys (2048 pairs).
+// gpusort::par, which takes the network up to 8192 keys (pairs: 2048, 4096 on the H200).
 #include "../support/device_vector.cuh"
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
@@ -119,18 +119,20 @@ TYPED_TEST(RadixNetwork, PairsInANarrowTilingMatchStdStableSortAcrossItsSteps) {
 
 TYPED_TEST(RadixNetwork, PairsInTheShippedTilingAtEachClusterSize) {
   sweep<TypeParam>(network_only_policy<gpusort::network_tiling_with_values_sm90>{},
-                   {2, 300, 512, 513, 1000, 1024, 1025, 1500, 2047, 2048},
+                   {2, 300, 512, 513, 1000, 1024, 1025, 1500, 2047, 2048, 2049, 3000, 4095,
+                    4096},
                    network_capacity_here<gpusort::network_tiling_with_values_sm90>(),
                    /*with_values=*/true);
 }
 
-// par takes the network up to its capacity and its tables' strategies past it.
+// par takes the network up to its capacity (pairs: to its table's limit, 2048 or 4096) and
+// its tables' strategies past it.
 TYPED_TEST(RadixNetwork, ParSortsTheSameAcrossTheNetworksCapacity) {
   for (std::size_t n : capped({1023, 1024, 1025, 4096, 8191, 8192, 8193, 9000}))
     for (bool descending : {false, true})
       for (distribution d : {distribution::uniform, distribution::few_distinct})
         expect_sorts_keys<TypeParam>(gpusort::par, n, d, descending, 40 + n);
-  for (std::size_t n : capped({511, 512, 513, 2047, 2048, 2049, 4096}))
+  for (std::size_t n : capped({511, 512, 513, 2047, 2048, 2049, 3000, 4095, 4096, 4097}))
     for (bool descending : {false, true})
       for (distribution d : {distribution::uniform, distribution::few_distinct})
         expect_sorts_pairs<TypeParam>(gpusort::par, n, d, descending, 50 + n);
@@ -233,6 +235,21 @@ TEST(RadixNetworkFloats, AClassKeyOfOneBlockIsPlacedWhereAnotherBlockWrites) {
                                    guarantee::stable);
       }
   }
+}
+
+// A limit below the cluster's capacity declines what lies past it, untouched (par's pairs
+// past their table's network_pairs_max_keys).
+TEST(RadixNetworkRequests, RequestsPastTheGivenLimitAreDeclined) {
+  if (!gpu_present()) GTEST_SKIP() << "no CUDA GPU here";
+  const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(3000, distribution::uniform, 4);
+  device_array<std::uint32_t> device(keys);
+  device_array<std::uint32_t> values(keys);
+  const gpusort::sort_request<std::uint32_t, std::uint32_t, gpusort::less<>, false> pairs{
+      device.begin(), values.begin(), keys.size(), {}, nullptr, {}};
+  using pairs_tiling = gpusort::network_tiling_with_values_sm90;
+  EXPECT_FALSE(gpusort::backends::radix::sort_by_network_if_small<pairs_tiling>(pairs, 2048));
+  expect_same_bits(device.to_host(), keys, "keys");
+  expect_same_bits(values.to_host(), keys, "values");
 }
 
 // What the network does not take it leaves alone: more keys or pairs than a cluster holds.

@@ -325,6 +325,26 @@ TEST(ParDispatch, CommittedTablesAreOrderedByNAndFitTheirClusters) {
   EXPECT_FALSE(gpusort::table_names(gpusort::par_table_default, par_strategy::merge));
 }
 
+// Pairs of 32-bit keys take the sorting network ahead of the rows up to the table's limit,
+// which one cluster of the pairs' network tiling must hold: the H200's clusters of eight
+// blocks (4096), every other GPU's the default (2048, where the network beat the rows on the
+// H100 too).
+TEST(ParDispatch, CommittedTablesKeepTheirPairsNetworkLimitWithinOneCluster) {
+  constexpr gpusort::network_knobs pairs = gpusort::network_tiling_with_values_sm90::knobs;
+  const std::size_t cluster_keys =
+      std::size_t(pairs.block_threads) * pairs.items_per_thread * pairs.max_cluster_blocks;
+  for (const gpusort::par_tuned_table& table : gpusort::par_tuned_tables) {
+    SCOPED_TRACE(table.gpu);
+    EXPECT_LE(table.network_pairs_max_keys, cluster_keys);
+    EXPECT_GE(table.network_pairs_max_keys, gpusort::default_network_pairs_max_keys);
+  }
+  EXPECT_EQ(gpusort::par_table_h200.network_pairs_max_keys, 4096u);
+  EXPECT_EQ(gpusort::par_table_h100.network_pairs_max_keys,
+            gpusort::default_network_pairs_max_keys);
+  EXPECT_EQ(gpusort::par_table_other_gpus.network_pairs_max_keys,
+            gpusort::default_network_pairs_max_keys);
+}
+
 // ---- par's run-time choice: which table a device gets ------------------------------------
 
 constexpr par_dispatch_row fast_memory_rows[] = {{4, false, 100, par_strategy::cluster_small}};
