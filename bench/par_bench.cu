@@ -5,7 +5,7 @@
 // Names:
 //   <op>/<backend>/<type>/uniform/<n> for u32, f32, u64, f64 keys and u32+u32 (op sort or
 //   sort_by_key), every power of two from 2^10 to 2^28 (up to --gpusort_max_log2) and a few
-//   odd sizes (10^3, 10^5, 3 * 10^6 + 1), and u64+u32 pairs, backend one of
+//   odd sizes (10^3, 3000, 10^5, 3 * 10^6 + 1), and u64+u32 pairs, backend one of
 //     par              gpusort::sort(gpusort::par.on(s), ...): no allocator (the headline)
 //     par_pool         the same call with .with_allocator(a pre-allocated block)
 //     par_mallocasync  the same call with an allocator that calls cudaMallocAsync on the
@@ -77,12 +77,13 @@ void register_par_rows(bench_context& context, const std::vector<std::size_t>& s
     }
 }
 
-// Every power of two from 2^10 to 2^max_log2 and three odd sizes, each call of the report.
+// Every power of two from 2^10 to 2^max_log2 and four odd sizes, each call of the report.
 template <class Key, class Value = keys_only>
 void register_par_type(bench_context& context, int max_log2, bool cub_in_radix_bench) {
   std::vector<std::size_t> sizes;
   for (int log2 = 10; log2 <= max_log2; ++log2) sizes.push_back(std::size_t(1) << log2);
-  for (std::size_t odd : {std::size_t(1000), std::size_t(100000), std::size_t(3000001)})
+  for (std::size_t odd :
+       {std::size_t(1000), std::size_t(3000), std::size_t(100000), std::size_t(3000001)})
     if (odd <= (std::size_t(1) << max_log2)) sizes.push_back(odd);
   register_par_rows<Key, Value>(
       context, sizes, {plain_call, pooled_call, mallocasync_call, cub_call, thrust_call},
