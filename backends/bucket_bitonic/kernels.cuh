@@ -45,6 +45,14 @@
 
 namespace gpusort::backends::bucket_bitonic {
 
+// Whether units of Key sort 32-bit prefix words first (sort_as_prefix_words), the full words
+// only where those leave keys out of order (sort_units_by_full_words): keys of 64-bit bits. A
+// compare-exchange of 64-bit words takes a two-part compare and two selects per word where
+// 32-bit words take a min or a max, and the networks are bound by those integer instructions
+// (ncu: the ALU pipe the busiest, at 71-78 %).
+template <class Key>
+inline constexpr bool has_prefix_words_v = sizeof(ordered_bits_t<Key>) == 8;
+
 // The shapes of the kernels for one (key, value) pair: what Tuning asks for, shrunk to fit
 // its shared-memory budgets.
 template <class Tuning, class Key, class Value = no_values>
@@ -102,7 +110,7 @@ struct bucket_shape {
                        Tuning::knobs.float_sort_blocks_per_multiprocessor}
           : unit_knobs{Tuning::knobs.sort_threads, Tuning::knobs.sort_items_per_thread,
                        Tuning::knobs.exchange_bytes,
-                       sizeof(bits_type) == 8 &&
+                       has_prefix_words_v<Key> &&
                                Tuning::knobs.wide_integer_sort_blocks_per_multiprocessor != 0
                            ? Tuning::knobs.wide_integer_sort_blocks_per_multiprocessor
                            : Tuning::knobs.sort_blocks_per_multiprocessor};
@@ -1049,23 +1057,17 @@ __global__ void __launch_bounds__(Shape::partition_threads,
 // every step, made the network several times slower; a min and a max of integers is what is
 // left of a compare-exchange, and a word of 64 bits takes two shuffles where a tagged_word
 // takes three.
-// Units of 64-bit bits try 32-bit words first (sort_as_prefix_words): a compare-exchange of
-// 64-bit words takes a two-part compare and two selects per word where 32-bit words take a
-// min or a max, and the networks are bound by those integer instructions (ncu: the ALU pipe
-// the busiest, at 71-78 %).
-template <class Key>
-inline constexpr bool has_prefix_words_v = sizeof(ordered_bits_t<Key>) == 8;
+// Units of 64-bit bits try 32-bit words first (has_prefix_words_v, above bucket_shape).
 
 template <class Key, class Value, int UnitItems>
 struct unit_words {
   using bits_type = ordered_bits_t<Key>;
   static constexpr bool decoded = !has_values_v<Value> && has_refined_bits_v<Key>;
   static constexpr bool wide = !decoded && sizeof(bits_type) > 4;
-  static constexpr bool prefix_words_first = has_prefix_words_v<Key>;
   // sort_units copies the next unit's keys into shared memory while it sorts this one: for
   // 64-bit bits, whose units are short (H200: f64 +1-4 %, u64+u32 +1.5 %, u64 level); not for
   // 32-bit bits, whose 4096-key units would take 16 KB more a block (u32 -9 %, f32 -5 %).
-  static constexpr bool prefetched = prefix_words_first;
+  static constexpr bool prefetched = has_prefix_words_v<Key>;
   static constexpr int position_bits = log2_of(UnitItems);
   using word_t = std::conditional_t<decoded && sizeof(bits_type) <= 4, std::uint32_t,
                                     std::uint64_t>;
@@ -1080,10 +1082,10 @@ struct unit_storage {
     word_buffer<typename kind::word_t, UnitItems> words;
     word_buffer<tagged_word, kind::wide ? UnitItems : 1> tagged;
   };
-  word_buffer<std::uint32_t, kind::prefix_words_first ? UnitItems : 1> prefix;
+  word_buffer<std::uint32_t, has_prefix_words_v<Key> ? UnitItems : 1> prefix;
   Key staged[kind::prefetched ? UnitItems : 1];  // the next unit's keys (sort_units)
-  std::uint64_t warp_min[kind::prefix_words_first ? Threads / 32 : 1];
-  std::uint64_t warp_max[kind::prefix_words_first ? Threads / 32 : 1];
+  std::uint64_t warp_min[has_prefix_words_v<Key> ? Threads / 32 : 1];
+  std::uint64_t warp_max[has_prefix_words_v<Key> ? Threads / 32 : 1];
 };
 
 // The smallest and largest of the block's wide bits (`valid` false: left out); every thread
@@ -1298,7 +1300,7 @@ __device__ __forceinline__ bool sort_unit_keys(const Key* in_keys, const Key* lo
   if constexpr (Pass == unit_pass::prefix_words || kind::wide)
     unit_span<Threads, Items>(bits, valid, shared, smallest, largest);
   if constexpr (Pass == unit_pass::prefix_words) {
-    static_assert(kind::prefix_words_first, "prefix words are for 64-bit bits");
+    static_assert(has_prefix_words_v<Key>, "prefix words are for 64-bit bits");
     return sort_as_prefix_words<Threads, Items>(bits, valid, smallest, largest, in_keys,
                                                 out_keys, in_values, out_values, count, flip,
                                                 shared);
@@ -1395,10 +1397,9 @@ struct unit_sorter {
 };
 
 // The pass sort_units gives a unit: prefix words for 64-bit bits, else the full words.
-template <class Key, class Value, int UnitItems>
+template <class Key>
 inline constexpr unit_pass first_unit_pass =
-    unit_words<Key, Value, UnitItems>::prefix_words_first ? unit_pass::prefix_words
-                                                           : unit_pass::full_words;
+    has_prefix_words_v<Key> ? unit_pass::prefix_words : unit_pass::full_words;
 
 // Every unit of every level: sorted from wherever its keys are into the user's buffers.
 template <class Shape, class Key, class Value>
@@ -1413,7 +1414,7 @@ __global__ void __launch_bounds__(Shape::sort_threads,
   __shared__ typename sorter_t::storage_t shared;
   const sorter_t sorter{shared, keys, alternate_keys, values, alternate_values, flip};
   using kind = unit_words<Key, Value, Shape::unit_items>;
-  constexpr unit_pass pass = first_unit_pass<Key, Value, Shape::unit_items>;
+  constexpr unit_pass pass = first_unit_pass<Key>;
   using prefetch_t = tile_prefetch<Shape::sort_threads, Shape::sort_items, Key>;
 
   const unsigned long long reserved = *units.reservation;
