@@ -7,7 +7,8 @@
 #                                                                             (default: tests)
 # sweep=GPU (h100, h200, ...) times par's strategies, writes policies/tuning/par_table_GPU.cuh
 # (and a copy under $OUT) and rebuilds, so that later steps run with the new table; with
-# ",default" also par_table_default.cuh (every other GPU's table) from the same sweep.
+# ",default" also par_table_default.cuh (every other GPU's table) from the same sweep. A
+# table keeps its pairs-network limit (NETWORK_PAIRS_MAX_KEYS=N sets another).
 # virtual=ARCH (80, 75, ...) builds the tests and examples for compute_ARCH PTX only
 # (build/device-ARCH-virtual) and runs them: the driver JIT-compiles them for this GPU, the
 # code paths of older GPUs run here (no clusters), and the suite must pass.
@@ -118,7 +119,13 @@ for step in "$@"; do
       $build/bench/gpusort_bench --benchmark_filter=sweep/ --benchmark_min_time=0.05 \
         --benchmark_out="$out/sweep.json" --benchmark_out_format=json > "$out/sweep.log" 2>&1
       for table in ${tables//,/ }; do
-        if python3 scripts/par_table.py "$out/sweep.json" "$table" > "$out/par_table_$table.cuh"; then
+        # The pairs network's limit is not in the sweep: the table being replaced keeps its own
+        # (NETWORK_PAIRS_MAX_KEYS=N sets another; the default table always takes 2048).
+        limit=${NETWORK_PAIRS_MAX_KEYS:-$(sed -nE 's/.*--network-pairs-max-keys=([0-9]+).*/\1/p' \
+          "policies/tuning/par_table_$table.cuh" 2> /dev/null | head -1)}
+        flag=()
+        [ -n "$limit" ] && [ "$table" != default ] && flag=(--network-pairs-max-keys="$limit")
+        if python3 scripts/par_table.py "$out/sweep.json" "$table" "${flag[@]}" > "$out/par_table_$table.cuh"; then
           cp "$out/par_table_$table.cuh" "policies/tuning/par_table_$table.cuh"
           summary+=("sweep: policies/tuning/par_table_$table.cuh written")
         else
