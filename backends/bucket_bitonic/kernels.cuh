@@ -1058,7 +1058,6 @@ __global__ void __launch_bounds__(Shape::partition_threads,
 // left of a compare-exchange, and a word of 64 bits takes two shuffles where a tagged_word
 // takes three.
 // Units of 64-bit bits try 32-bit words first (has_prefix_words_v, above bucket_shape).
-
 template <class Key, class Value, int UnitItems>
 struct unit_words {
   using bits_type = ordered_bits_t<Key>;
