@@ -18,6 +18,8 @@
 # Prints a short summary last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Tests that read the sources (test/scripts) find them here, also from a carried build.
+export GPUSORT_SOURCE_DIR=$PWD
 out=${OUT:-$PWD/out}
 mkdir -p "$out"
 build=build/device
