@@ -22,12 +22,13 @@ where a cluster holds fewer keys, the cluster rows run the small one-sweep tiles
 strategy without clusters at those sizes.
 
 For each swept type (u32 and u64 keys, u32+u32 and u64+u32 pairs: key bytes 4 or 8, keys
-only or with values) and size, the fastest strategy wins (merge only for 8-byte keys) (after each msd_buckets row come the
-rows of the fastest other strategies over its sizes, for floating-point keys: with_runners_up) (a lone win between two sizes won by
-one other strategy is taken as noise: smoothed()); consecutive sizes with the same winner
-become one row whose max_n is the largest of them. Sizes past the last row go to the
-one-sweep sort (choose_par_strategy in policies/select.cuh). The GPU name and date come from
-the JSON's context.
+only or with values) and size, the fastest strategy wins (merge only for 8-byte keys:
+MERGE_MIN_KEY_BYTES). After each msd_buckets row come the rows of the fastest other
+strategies over its sizes, for floating-point keys (with_runners_up). A lone win between two
+sizes won by one other strategy, by less than NOISE, is taken as noise (smoothed()).
+Consecutive sizes with the same winner become one row whose max_n is the largest of them.
+Sizes past the last row go to the one-sweep sort (choose_par_strategy in
+policies/select.cuh). The GPU name and date come from the JSON's context.
 """
 
 import json
@@ -49,7 +50,8 @@ NOISE = 0.10
 # 4-byte keys never take merge: on the H200 on 2026-11-28 it won only at 2896-5793 keys
 # without values, which the sorting network sorts ahead of the table on every GPU the swept
 # tables serve, while a table naming it compiles the merge kernels into every 4-byte key
-# type's par (MERGE_KEY_BYTES; the CI build once doubled, 620 -> 1245 s).
+# type's par (the CI build once doubled, 620 -> 1245 s).
+MERGE_MIN_KEY_BYTES = 8
 
 DEFAULT_STRATEGIES = ("cluster_small", "cluster_medium", "onesweep_small_tiles", "msd_buckets",
                       "onesweep")
@@ -62,8 +64,8 @@ def winners(results, strategies=STRATEGIES):
         if op != "sweep" or strategy not in strategies or "error" in sample:
             continue
         key_bytes, value_bytes = key_value_bytes(type_field)
-        if strategy == "merge" and key_bytes == 4:
-            continue  # (MERGE_KEY_BYTES)
+        if strategy == "merge" and key_bytes < MERGE_MIN_KEY_BYTES:
+            continue
         by_case.setdefault((key_bytes, value_bytes > 0), {}).setdefault(n, {})[strategy] = \
             sample["keys_per_s"]
     out = {}
@@ -83,16 +85,16 @@ def smoothed(case_winners, noise=NOISE):
     out = list(case_winners)
     end = len(out) - 1
 
-    def strategy(i):
+    def winner_at(i):
         return "onesweep" if i > end else out[i][1]
 
-    def lone_by_little(i, other):
-        n, here, rates = out[i]
+    def wins_by_little(i, other):
+        _, here, rates = out[i]
         return other in rates and rates[here] < rates[other] * (1 + noise)
 
     for i in range(1, end + 1):
-        before, here, after = strategy(i - 1), out[i][1], strategy(i + 1)
-        if before == after != here and lone_by_little(i, before):
+        before, here, after = winner_at(i - 1), out[i][1], winner_at(i + 1)
+        if before == after != here and wins_by_little(i, before):
             out[i] = (out[i][0], before, out[i][2])
     # (It matters most for merge, which gpusort::par compiles only where a table names it: a
     # lone merge win at 2^10 on the H100 doubled the clean build of the tests, 617 -> 1245 s
