@@ -149,6 +149,7 @@ constexpr const char* strategy_name(gpusort::par_strategy strategy) {
     case gpusort::par_strategy::merge: return "merge";
     case gpusort::par_strategy::onesweep_small_tiles: return "onesweep_small_tiles";
     case gpusort::par_strategy::msd_buckets: return "msd_buckets";
+    case gpusort::par_strategy::onesweep_mid_tiles: return "onesweep_mid_tiles";
     case gpusort::par_strategy::onesweep: return "onesweep";
   }
   return "?";
@@ -197,6 +198,7 @@ void register_sweep_type(bench_context& context) {
   register_sweep_strategy<par_strategy::merge, Key, Value>(context);
   register_sweep_strategy<par_strategy::onesweep_small_tiles, Key, Value>(context);
   register_sweep_strategy<par_strategy::msd_buckets, Key, Value>(context);
+  register_sweep_strategy<par_strategy::onesweep_mid_tiles, Key, Value>(context);
   register_sweep_strategy<par_strategy::onesweep, Key, Value>(context);
 }
 

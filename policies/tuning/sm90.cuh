@@ -115,6 +115,26 @@ struct radix_tuning_small_tiles_sm90 final {
   }();
 };
 
+// The one-sweep passes with 512-thread tiles at 2 blocks per SM, for gpusort::par at about
+// 2^20-2^22 keys, where a pass has one or two tiles per SM and takes as long as one tile's
+// chain of steps: cut among more threads, each ranks fewer keys. Scratch timer, H200, ratio
+// to CUB against radix_tuning_sm90's (three rounds): u32 2^20 1.31-1.33 against 1.16-1.18,
+// 2^21 1.27-1.32 against 1.18-1.20, 2^22 1.26-1.27 against 1.21-1.23; u32+u32 2^21
+// 1.16-1.22 against 1.02-1.04; u64 and u64+u32 at 2^20-2^21 +3-4 %; 2^24 lost (512 x 14:
+// 1.12 against 1.26). One block of 1024 threads lost at every size (bench/results/NOTES.md).
+// Chosen by n through par's dispatch table.
+struct radix_tuning_mid_tiles_sm90 final {
+  static constexpr radix_knobs knobs = [] {
+    radix_knobs k = radix_tuning_sm90::knobs;
+    k.block_threads = 512;
+    k.items_per_thread = 16;
+    k.items_per_thread_with_values = 16;
+    k.onesweep_blocks_per_multiprocessor = 2;
+    k.onesweep_blocks_per_multiprocessor_with_values = 2;
+    return k;
+  }();
+};
+
 // Small inputs: gpusort::par's one-launch radix sort, one thread-block cluster holding the
 // whole input in its blocks' shared memory (backends/radix/cluster_kernels.cuh). Each block
 // owns block_threads x items_per_thread keys (fewer items for wide keys or values, so that

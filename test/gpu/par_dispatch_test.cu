@@ -106,12 +106,11 @@ TEST_F(ParDispatch, MediumTilesSortAtTheirEdges) {
   expect_pinned_tiling_sorts<par_strategy::cluster_medium, cluster_tiling_medium_sm90, float>();
 }
 
-// The one-sweep sort with par's small tiles: one tile, a tile and one key, many tiles.
-template <class Key>
-void expect_small_tile_onesweep_sorts() {
-  constexpr par_strategy strategy = par_strategy::onesweep_small_tiles;
-  constexpr std::size_t tile = radix_tuning_small_tiles_sm90::knobs.block_threads *
-                               radix_tuning_small_tiles_sm90::knobs.items_per_thread;
+// The one-sweep sort with one of par's tilings of its own (small or mid tiles): one tile, a
+// tile and one key, many tiles.
+template <par_strategy strategy, class Tuning, class Key>
+void expect_tiled_onesweep_sorts() {
+  constexpr std::size_t tile = Tuning::knobs.block_threads * Tuning::knobs.items_per_thread;
   for (std::size_t n : capped({2, tile - 1, tile, tile + 1, 100003, 1000003}))
     for (bool descending : {false, true}) {
       expect_sorts_keys<Key>(par_pinned<strategy>, n, distribution::uniform, descending,
@@ -122,8 +121,15 @@ void expect_small_tile_onesweep_sorts() {
 }
 
 TEST_F(ParDispatch, SmallTileOneSweepSorts) {
-  expect_small_tile_onesweep_sorts<std::uint32_t>();
-  expect_small_tile_onesweep_sorts<double>();
+  constexpr par_strategy small = par_strategy::onesweep_small_tiles;
+  expect_tiled_onesweep_sorts<small, radix_tuning_small_tiles_sm90, std::uint32_t>();
+  expect_tiled_onesweep_sorts<small, radix_tuning_small_tiles_sm90, double>();
+}
+
+TEST_F(ParDispatch, MidTileOneSweepSorts) {
+  constexpr par_strategy mid = par_strategy::onesweep_mid_tiles;
+  expect_tiled_onesweep_sorts<mid, radix_tuning_mid_tiles_sm90, std::uint32_t>();
+  expect_tiled_onesweep_sorts<mid, radix_tuning_mid_tiles_sm90, double>();
 }
 
 // Every distribution (all keys equal: every pass single-digit; sorted; organ pipe; ...) at
