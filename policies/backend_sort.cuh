@@ -52,9 +52,8 @@ inline const par_tuned_table& par_table_of_current_device() {
 }
 
 template <class Key, class Value, class Compare>
-par_strategy par_strategy_for(std::size_t n) {
+par_strategy par_strategy_for(const par_tuned_table& table, std::size_t n) {
   constexpr bool with_values = has_values_v<Value>;
-  const par_tuned_table& table = par_table_of_current_device();
   return choose_par_strategy(table.rows, table.row_count, int(sizeof(Key)), with_values, n,
                              par_tables_name_merge_for<Key>, std::is_integral_v<Key>);
 }
@@ -132,16 +131,17 @@ void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Sta
     // The smallest inputs of 32-bit keys: one sorting network, faster there than every
     // strategy the tables choose among (tuning/sm90.cuh, network_tiling_sm90 and
     // network_tiling_with_values_sm90); pairs up to as many keys as the device's table says.
-    if constexpr (!has_values_v<Value>) {
+    // The device's table is looked up once a call, after the keys' network (which needs none).
+    if constexpr (!has_values_v<Value>)
       if (backends::radix::sort_by_network_if_small<network_tiling_sm90>(request)) return;
-    } else if constexpr (backends::radix::network_sorts_v<Key, Value>) {
+    const par_tuned_table& table = detail::par_table_of_current_device();
+    if constexpr (has_values_v<Value> && backends::radix::network_sorts_v<Key, Value>)
       if (backends::radix::sort_by_network_if_small<network_tiling_with_values_sm90>(
-              request, detail::par_table_of_current_device().network_pairs_max_keys))
+              request, table.network_pairs_max_keys))
         return;
-    }
     detail::run_par_strategy<detail::par_tables_name_merge_for<Key>,
                              detail::par_tables_name_mid_tiles_for<Key>>(
-        detail::par_strategy_for<Key, Value, Compare>(request.count), request);
+        detail::par_strategy_for<Key, Value, Compare>(table, request.count), request);
   } else {
     if constexpr (detail::par_comparison_serves<Key, Compare>())
       backends::merge::sort<merge_tuning_sm90>(request);
