@@ -3,7 +3,12 @@
 
 Usage:
     gpusort_bench --benchmark_filter=sweep/ --benchmark_out=sweep.json --benchmark_out_format=json
-    scripts/par_table.py sweep.json NAME [--network-pairs-max-keys=N] > policies/tuning/par_table_NAME.cuh
+    scripts/par_table.py sweep.json[,resweep.json...] NAME [--network-pairs-max-keys=N] \
+        > policies/tuning/par_table_NAME.cuh
+
+A re-sweep of some sizes (every strategy at them, in one run on the same GPU) follows the sweep
+after a comma: its sizes replace the sweep's rows at the same type and size (resweep()), so no
+size compares strategies timed in different runs.
 
 NAME names the GPU (h100, h200): the header defines par_table_NAME, which
 policies/tuning/par_tables.cuh lists. The table records the GPU's compute capability and
@@ -72,6 +77,17 @@ def winners(results, strategies=STRATEGIES):
     for case, sizes in by_case.items():
         out[case] = [(n, max(rates, key=rates.get), rates) for n, rates in sorted(sizes.items())]
     return out
+
+
+def resweep(results, later):
+    """results with every row at a (type, size) that `later` measured replaced by later's:
+    strategies are compared only within one run."""
+    def size_of(key):
+        op, _strategy, type_field, dist, n = key
+        return op, type_field, dist, n
+    remeasured = {size_of(key) for key in later}
+    kept = {key: sample for key, sample in results.items() if size_of(key) not in remeasured}
+    return {**kept, **later}
 
 
 def smoothed(case_winners, noise=NOISE):
@@ -215,9 +231,15 @@ def main(argv):
         sys.exit(__doc__)
     if network_pairs_max_keys and argv[2] == "default":
         sys.exit("par_table.py: the default table keeps the default network limit")
-    with open(argv[1]) as f:
-        data = json.load(f)
-    results = collect(data.get("benchmarks", []))
+    results, context = {}, None
+    for path in argv[1].split(","):
+        with open(path) as f:
+            data = json.load(f)
+        gpu = data.get("context", {}).get("gpu")
+        if context is not None and gpu != context.get("gpu"):
+            sys.exit(f"par_table.py: {path} was measured on {gpu}, not {context.get('gpu')}")
+        results = resweep(results, collect(data.get("benchmarks", [])))
+        context = context if context is not None else data.get("context", {})
     default = argv[2] == "default"
     found = winners(results, DEFAULT_STRATEGIES if default else STRATEGIES)
     if not found:
@@ -230,7 +252,6 @@ def main(argv):
     others = winners(results, tuple(s for s in strategies if s != "msd_buckets"))
     table = {case: with_runners_up(rows(w), rows(others.get(case, [])))
              for case, w in found.items()}
-    context = data.get("context", {})
     sys.stdout.write(default_header(context, table) if default
                      else header(context, table, argv[2], network_pairs_max_keys))
 

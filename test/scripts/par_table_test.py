@@ -64,5 +64,19 @@ class Winners(unittest.TestCase):
         self.assertEqual(found[(8, False)][0][1], "merge")
 
 
+class Resweep(unittest.TestCase):
+    def test_a_resweep_replaces_every_strategy_at_its_sizes_and_no_other_size(self):
+        def row(strategy, n, keys_per_s, type_field="u32"):
+            return {("sweep", strategy, type_field, "uniform", n): {"keys_per_s": keys_per_s}}
+        sweep = {**row("onesweep", 1024, 10), **row("merge", 1024, 20),
+                 **row("onesweep", 2048, 10), **row("merge", 2048, 20),
+                 **row("onesweep", 2048, 5, "u64")}
+        later = {**row("onesweep", 2048, 30), **row("onesweep_mid_tiles", 2048, 40)}
+        self.assertEqual(par_table.resweep(sweep, later),
+                         {**row("onesweep", 1024, 10), **row("merge", 1024, 20),
+                          **row("onesweep", 2048, 30), **row("onesweep_mid_tiles", 2048, 40),
+                          **row("onesweep", 2048, 5, "u64")})
+
+
 if __name__ == "__main__":
     unittest.main()
