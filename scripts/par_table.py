@@ -4,11 +4,12 @@
 Usage:
     gpusort_bench --benchmark_filter=sweep/ --benchmark_out=sweep.json --benchmark_out_format=json
     scripts/par_table.py sweep.json[,resweep.json...] NAME [--network-pairs-max-keys=N] \
-        > policies/tuning/par_table_NAME.cuh
+        [--resweep-types=T1,T2] > policies/tuning/par_table_NAME.cuh
 
 A re-sweep of some sizes (every strategy at them, in one run on the same GPU) follows the sweep
 after a comma: its sizes replace the sweep's rows at the same type and size (resweep()), so no
-size compares strategies timed in different runs.
+size compares strategies timed in different runs. --resweep-types=T1,T2 takes only those
+swept types (u32, u32+u32, u64, u64+u32) from the re-sweeps.
 
 NAME names the GPU (h100, h200): the header defines par_table_NAME, which
 policies/tuning/par_tables.cuh lists. The table records the GPU's compute capability and
@@ -79,9 +80,11 @@ def winners(results, strategies=STRATEGIES):
     return out
 
 
-def resweep(results, later):
-    """results with every row at a (type, size) that `later` measured replaced by later's:
-    strategies are compared only within one run."""
+def resweep(results, later, types=None):
+    """results with every row at a (type, size) that `later` measured (of `types`, if given)
+    replaced by later's: strategies are compared only within one run."""
+    if types is not None:
+        later = {key: sample for key, sample in later.items() if key[2] in types}
     def size_of(key):
         op, _strategy, type_field, dist, n = key
         return op, type_field, dist, n
@@ -213,15 +216,20 @@ def header(context, table, name, network_pairs_max_keys=None):
     return "\n".join(lines)
 
 
+RESWEEP_TYPES_FLAG = "--resweep-types="
 NETWORK_PAIRS_FLAG = "--network-pairs-max-keys="
 NETWORK_PAIRS_MOST_KEYS = 4096  # one cluster of 8 blocks of 256 x 2 (tuning/sm90.cuh)
 
 
 def main(argv):
     network_pairs_max_keys = None
+    resweep_types = None
     flags = [a for a in argv[1:] if a.startswith("--")]
     argv = [argv[0]] + [a for a in argv[1:] if not a.startswith("--")]
     for flag in flags:
+        if flag.startswith(RESWEEP_TYPES_FLAG):
+            resweep_types = set(flag[len(RESWEEP_TYPES_FLAG):].split(","))
+            continue
         value = flag[len(NETWORK_PAIRS_FLAG):] if flag.startswith(NETWORK_PAIRS_FLAG) else ""
         if not value.isdigit() or not 0 < int(value) <= NETWORK_PAIRS_MOST_KEYS:
             sys.exit(f"par_table.py: {flag}: expected {NETWORK_PAIRS_FLAG}N with 0 < N <= "
@@ -238,7 +246,8 @@ def main(argv):
         gpu = data.get("context", {}).get("gpu")
         if context is not None and gpu != context.get("gpu"):
             sys.exit(f"par_table.py: {path} was measured on {gpu}, not {context.get('gpu')}")
-        results = resweep(results, collect(data.get("benchmarks", [])))
+        results = resweep(results, collect(data.get("benchmarks", [])),
+                          resweep_types if context is not None else None)
         context = context if context is not None else data.get("context", {})
     default = argv[2] == "default"
     found = winners(results, DEFAULT_STRATEGIES if default else STRATEGIES)

@@ -77,6 +77,14 @@ class Resweep(unittest.TestCase):
                           **row("onesweep", 2048, 30), **row("onesweep_mid_tiles", 2048, 40),
                           **row("onesweep", 2048, 5, "u64")})
 
+    def test_a_resweep_of_some_types_leaves_the_others_as_swept(self):
+        def row(strategy, type_field, keys_per_s):
+            return {("sweep", strategy, type_field, "uniform", 2048): {"keys_per_s": keys_per_s}}
+        sweep = {**row("merge", "u64", 20), **row("onesweep", "u32", 10)}
+        later = {**row("msd_buckets", "u64", 30), **row("onesweep_mid_tiles", "u32", 40)}
+        self.assertEqual(par_table.resweep(sweep, later, {"u32"}),
+                         {**row("merge", "u64", 20), **row("onesweep_mid_tiles", "u32", 40)})
+
 
 if __name__ == "__main__":
     unittest.main()
