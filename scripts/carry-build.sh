@@ -16,6 +16,15 @@
 #   CARRIED_BUILD=.device/fuzz.tar.xz scripts/device-check.sh 'tests=^Fuzz[.]' ...
 # unpacks it at those paths and runs the steps on it without building (device-check.sh
 # leaves the fuzz tests out where the carried build has no fuzz_test).
+# When the tests and the checkout outgrow one call (the checkout's bench/results grows each
+# session), split them: LEAVE_OUT=REGEX leaves the test executables whose paths match out,
+# ONLY=REGEX keeps only those (CTest's files stay whole either way); the call that runs a
+# part skips the tests of the executables it lacks (device-check.sh's CTEST_EXCLUDE), e.g.
+#   LEAVE_OUT=/distributed_types_test$ scripts/carry-build.sh build/release tests
+#   ...device-check.sh: CTEST_EXCLUDE='DistributedTypes[.]|^distributed_types_test_NOT_BUILT$' ... tests
+# (CTest stands a NAME_NOT_BUILT test in for an executable it cannot find.)
+#   ONLY=/distributed_types_test$ scripts/carry-build.sh build/release tests
+#   ...device-check.sh: 'tests=DistributedTypes[.]'
 #   scripts/carry-build.sh [BUILD_DIR] [all|tests|fuzz|bench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,7 +65,11 @@ mkdir -p .device
       readlink -f "$library"
     done
   fi
-} | sort -u > .device/build-files.txt
+} | sort -u |
+  # LEAVE_OUT / ONLY: test executables (not CTest's files) left out or kept alone.
+  awk -v leave="${LEAVE_OUT:-}" -v only="${ONLY:-}" -v tests="$build/test/" '
+    index($0, tests) != 1 || /\.cmake$/ { print; next }
+    (leave == "" || $0 !~ leave) && (only == "" || $0 ~ only)' > .device/build-files.txt
 # Only what CTest runs now: an executable (or its gtest_discover_tests files) in test/ that
 # CTestTestfile.cmake does not name is a leftover of a test since removed, which the build
 # folder keeps (one such, 1.1 MB packed, once took a call past its 64 MiB).

@@ -56,13 +56,15 @@ for step in "$@"; do
       # A carried build without fuzz_test (carry-build.sh tests) leaves the fuzz tests out
       # too: its `fuzz` part carries them.
       skip=()
+      # CTEST_EXCLUDE: tests left to another call (carry-build.sh's LEAVE_OUT).
+      [ -n "${CTEST_EXCLUDE:-}" ] && skip=(-E "$CTEST_EXCLUDE")
       if [ -n "${CARRIED_BUILD:-}" ]; then
         left_out='^(compile_fail|portability|package)[.]'
         if ! grep -q '/test/fuzz_test$' "$carried_files"; then
           left_out+='|^Fuzz[.]|^fuzz_test_NOT_BUILT$'
           summary+=("fuzz tests: not in this carried build (carry-build.sh fuzz)")
         fi
-        skip=(-E "$left_out")
+        skip=(-E "$left_out${CTEST_EXCLUDE:+|$CTEST_EXCLUDE}")
       fi
       (cd $build && ctest -j 8 --output-on-failure --timeout 900 ${only:+-R "$only"} "${skip[@]}") \
         > "$out/ctest.log" 2>&1
