@@ -100,19 +100,23 @@ struct radix_tuning_sm90 final {
   }();
 };
 
+// radix_tuning_sm90 with other one-sweep tiles: `threads` x `items` keys (with values too)
+// per tile, `blocks` of them resident per SM.
+constexpr radix_knobs onesweep_tiles_sm90(int threads, int items, int blocks) {
+  radix_knobs k = radix_tuning_sm90::knobs;
+  k.block_threads = threads;
+  k.items_per_thread = items;
+  k.items_per_thread_with_values = items;
+  k.onesweep_blocks_per_multiprocessor = blocks;
+  k.onesweep_blocks_per_multiprocessor_with_values = blocks;
+  return k;
+}
+
 // The one-sweep passes with small tiles, for gpusort::par at mid sizes: 2^18 keys are 36
 // tiles of radix_tuning_sm90 (a quarter of the SMs busy, each pass as long as one tile
 // takes) but 128 of these. Chosen by n through par's dispatch table.
 struct radix_tuning_small_tiles_sm90 final {
-  static constexpr radix_knobs knobs = [] {
-    radix_knobs k = radix_tuning_sm90::knobs;
-    k.block_threads = 256;
-    k.items_per_thread = 8;
-    k.items_per_thread_with_values = 8;
-    k.onesweep_blocks_per_multiprocessor = 4;
-    k.onesweep_blocks_per_multiprocessor_with_values = 4;
-    return k;
-  }();
+  static constexpr radix_knobs knobs = onesweep_tiles_sm90(256, 8, 4);
 };
 
 // The one-sweep passes with 512-thread tiles at 2 blocks per SM, for gpusort::par at about
@@ -124,15 +128,7 @@ struct radix_tuning_small_tiles_sm90 final {
 // 1.12 against 1.26). One block of 1024 threads lost at every size (bench/results/NOTES.md).
 // Chosen by n through par's dispatch table.
 struct radix_tuning_mid_tiles_sm90 final {
-  static constexpr radix_knobs knobs = [] {
-    radix_knobs k = radix_tuning_sm90::knobs;
-    k.block_threads = 512;
-    k.items_per_thread = 16;
-    k.items_per_thread_with_values = 16;
-    k.onesweep_blocks_per_multiprocessor = 2;
-    k.onesweep_blocks_per_multiprocessor_with_values = 2;
-    return k;
-  }();
+  static constexpr radix_knobs knobs = onesweep_tiles_sm90(512, 16, 2);
 };
 
 // Small inputs: gpusort::par's one-launch radix sort, one thread-block cluster holding the
