@@ -221,6 +221,13 @@ NETWORK_PAIRS_FLAG = "--network-pairs-max-keys="
 NETWORK_PAIRS_MOST_KEYS = 4096  # one cluster of 8 blocks of 256 x 2 (tuning/sm90.cuh)
 
 
+def load(path):
+    """(the JSON's context, its rows by parsed name) of one benchmark run."""
+    with open(path) as f:
+        data = json.load(f)
+    return data.get("context", {}), collect(data.get("benchmarks", []))
+
+
 def main(argv):
     network_pairs_max_keys = None
     resweep_types = None
@@ -239,16 +246,14 @@ def main(argv):
         sys.exit(__doc__)
     if network_pairs_max_keys and argv[2] == "default":
         sys.exit("par_table.py: the default table keeps the default network limit")
-    results, context = {}, None
-    for path in argv[1].split(","):
-        with open(path) as f:
-            data = json.load(f)
-        gpu = data.get("context", {}).get("gpu")
-        if context is not None and gpu != context.get("gpu"):
-            sys.exit(f"par_table.py: {path} was measured on {gpu}, not {context.get('gpu')}")
-        results = resweep(results, collect(data.get("benchmarks", [])),
-                          resweep_types if context is not None else None)
-        context = context if context is not None else data.get("context", {})
+    sweep, *resweeps = argv[1].split(",")
+    context, results = load(sweep)
+    for path in resweeps:
+        later_context, later = load(path)
+        if later_context.get("gpu") != context.get("gpu"):
+            sys.exit(f"par_table.py: {path} was measured on {later_context.get('gpu')}, "
+                     f"not {context.get('gpu')}")
+        results = resweep(results, later, resweep_types)
     default = argv[2] == "default"
     found = winners(results, DEFAULT_STRATEGIES if default else STRATEGIES)
     if not found:
