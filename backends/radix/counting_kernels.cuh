@@ -117,6 +117,12 @@ __device__ __forceinline__ Key key_in_vector(const uint4& vector, int k) {
   return detail::bit_cast<Key>(raw_key_bits_t<Key>(raw));
 }
 
+// sum_bins: each thread loads this many blocks' counts of its bin before it adds any. A
+// 16-bit histogram has 132 count blocks from 2^23 keys on the H200; four at a time, sum_bins
+// took 21 us under ncu at 2^24 (a round trip per four), and sixteen left the whole sort of
+// 2^22-2^24 u16 keys 4-5 % faster (bench/results/NOTES.md).
+inline constexpr int sum_rows_in_flight = 16;
+
 // fill_values with a wide histogram: a block whose positions span at most this many bins
 // stages their starts in shared memory and writes vector by vector; one that spans more
 // writes bin by bin (fill_run).
@@ -401,14 +407,18 @@ __global__ void __launch_bounds__(Shape::sum_threads)
   const bool in_group = threadIdx.x < Shape::group_bins;
   unsigned long long total = 0;
   if (in_group) {
-    // Independent loads in flight: four partial sums.
-    unsigned long long partial[4] = {global_counts[bin], 0, 0, 0};
-    std::size_t b = 0;
-    for (; b + 4 <= count_blocks; b += 4)
+    // sum_rows_in_flight blocks' counts loaded at once (16 bits each: a round's sum fits 32).
+    total = global_counts[bin];
+    for (std::size_t b = 0; b < count_blocks; b += sum_rows_in_flight) {
+      unsigned counts[sum_rows_in_flight];
 #pragma unroll
-      for (int i = 0; i < 4; ++i) partial[i] += block_counts[(b + i) * Shape::bins + bin];
-    for (; b < count_blocks; ++b) partial[0] += block_counts[b * Shape::bins + bin];
-    total = partial[0] + partial[1] + partial[2] + partial[3];
+      for (int i = 0; i < sum_rows_in_flight; ++i)
+        counts[i] = b + i < count_blocks ? block_counts[(b + i) * Shape::bins + bin] : 0u;
+      unsigned round = 0;
+#pragma unroll
+      for (int i = 0; i < sum_rows_in_flight; ++i) round += counts[i];
+      total += round;
+    }
   }
   unsigned long long offset = 0, group_total = 0;
   scan_t(scan_storage).ExclusiveSum(total, offset, group_total);
@@ -435,12 +445,46 @@ __global__ void __launch_bounds__(Shape::sum_threads)
   }
 }
 
+// The sum of `count` over the warp's lanes, in every lane.
+__device__ __forceinline__ int warp_sum(int count) {
+#pragma unroll
+  for (int lanes = 16; lanes > 0; lanes /= 2) count += __shfl_xor_sync(0xffffffffu, count, lanes);
+  return count;
+}
+
+// bin_of_position over a wide histogram, by one warp in two steps: the group among the
+// groups' starts (in shared memory), then the bin among the group's offsets, each lane
+// counting the starts at or below `position` (starts never decrease, so the count less one
+// is the last such). Every lane of the warp calls it and gets the bin. One round trip to L2,
+// where a binary search over every bin's start took one per step (16, about 8 us a block:
+// most of a fill block's time; H200, bench/results/NOTES.md).
+template <class Shape>
+__device__ __forceinline__ std::size_t bin_of_position_by_warp(
+    const unsigned long long* staged_group_starts, const unsigned long long* bin_offsets,
+    unsigned long long position) {
+  constexpr int group_bins = Shape::group_bins;
+  static_assert(group_bins % 32 == 0, "a group's bins are whole rows of a warp");
+  const int lane = int(threadIdx.x % 32);
+  int groups_at_or_below = 0;
+  for (int g = lane; g < Shape::groups; g += 32)
+    groups_at_or_below += staged_group_starts[g] <= position ? 1 : 0;
+  const int group = warp_sum(groups_at_or_below) - 1;
+  const unsigned long long group_start = staged_group_starts[group];
+  const std::size_t first_bin = std::size_t(group) * group_bins;
+  int bins_at_or_below = 0;
+#pragma unroll
+  for (int b = lane; b < group_bins; b += 32)
+    bins_at_or_below += group_start + __ldg(&bin_offsets[first_bin + b]) <= position ? 1 : 0;
+  return first_bin + std::size_t(warp_sum(bins_at_or_below) - 1);
+}
+
 // Each block writes fill_tile_vectors whole vectors of the output; block 0 also the head and
 // tail keys. A vector's keys take the value of the bin holding each position: a binary search
 // over the bins' starts, narrowed to the bins of the block's own positions (found once per
-// block), and only where a position passes the end of the bin before it. The starts: with
-// lane-private histograms, each block's exclusive scan of the bins' totals (bin_totals) in
-// shared memory; else group_starts[group] + bin_offsets[bin] from sum_bins.
+// block: by two warps, bin_of_position_by_warp, for wide histograms), and only where a
+// position passes the end of the bin before it. The starts: with lane-private histograms,
+// each block's exclusive scan of the bins' totals (bin_totals) in shared memory; else
+// group_starts[group] (staged in shared memory) + bin_offsets[bin] from sum_bins.
 template <class Shape>
 __global__ void __launch_bounds__(Shape::fill_threads)
     fill_values(typename Shape::key_type* keys, std::size_t n, vector_split split,
@@ -460,9 +504,11 @@ __global__ void __launch_bounds__(Shape::fill_threads)
     nans = classes->seen[1];
   }
   __shared__ std::size_t block_bins[2];  // the bins of the block's first and last position
-  // Wide histograms: the starts of a dense block's bins, and the next one's.
+  // Wide histograms: every group's start, and the starts of a dense block's bins and the
+  // next one's.
   constexpr std::size_t staged_bins = Shape::lane_private ? 1 : fill_dense_block_bins + 2;
   __shared__ unsigned long long staged_starts[staged_bins];
+  __shared__ unsigned long long staged_group_starts[Shape::lane_private ? 1 : Shape::groups];
   __shared__ unsigned long long scanned_starts[Shape::lane_private ? Shape::bins : 1];
 
   if constexpr (Shape::lane_private) {
@@ -473,11 +519,15 @@ __global__ void __launch_bounds__(Shape::fill_threads)
     scan_t(scan_storage).ExclusiveSum(total, bin_start);
     if (threadIdx.x < Shape::bins) scanned_starts[threadIdx.x] = bin_start;
     __syncthreads();
+  } else {
+    for (int g = int(threadIdx.x); g < Shape::groups; g += threads)
+      staged_group_starts[g] = __ldg(&group_starts[g]);
+    __syncthreads();
   }
   const auto start = [&](std::size_t bin) -> unsigned long long {
     if (bin > last_bin) return n;
     if constexpr (Shape::lane_private) return scanned_starts[bin];
-    else return __ldg(&group_starts[Shape::bin_group(bin)]) + __ldg(&bin_offsets[bin]);
+    else return staged_group_starts[Shape::bin_group(bin)] + __ldg(&bin_offsets[bin]);
   };
   // A bin's value; for 16-bit floats' zeros and NaNs, the one bit pattern the input had.
   const auto value_of = [=](std::size_t bin) {
@@ -497,27 +547,63 @@ __global__ void __launch_bounds__(Shape::fill_threads)
                                      : split.vectors;
   if (first_vector < end_vector) {
     // Two searches, in two warps.
-    if (threadIdx.x == 0 || threadIdx.x == threads / 2) {
+    const int warp = int(threadIdx.x / 32);
+    if (warp == 0 || warp == threads / 64) {
       const std::size_t position =
-          split.head + (threadIdx.x == 0 ? first_vector : end_vector) * Shape::keys_per_vector -
-          (threadIdx.x == 0 ? 0 : 1);
-      block_bins[threadIdx.x == 0 ? 0 : 1] = bin_of_position(start, 0, last_bin, position);
+          split.head + (warp == 0 ? first_vector : end_vector) * Shape::keys_per_vector -
+          (warp == 0 ? 0 : 1);
+      std::size_t bin;
+      if constexpr (Shape::lane_private)
+        bin = bin_of_position(start, 0, last_bin, position);
+      else
+        bin = bin_of_position_by_warp<Shape>(staged_group_starts, bin_offsets, position);
+      if (threadIdx.x % 32 == 0) block_bins[warp == 0 ? 0 : 1] = bin;
     }
     __syncthreads();
     const std::size_t low = block_bins[0], high = block_bins[1];
     uint4* vectors = reinterpret_cast<uint4*>(keys + split.head);
     // Wide histograms whose block spans many bins (each then holds few of its keys, or the
-    // bins between are empty): each thread writes whole bins, a strided share of them, so
-    // that no position needs a search (searches over many bins in L2, per key where bins
-    // are shorter than a vector, made one block of 2^22 f16 keys uniform in +-60000 take
-    // most of the kernel's 72 us).
+    // bins between are empty): whole bins, so that no position needs a search (searches over
+    // many bins in L2, per key where bins are shorter than a vector, made one block of 2^22
+    // f16 keys uniform in +-60000 take most of the kernel's 72 us). A warp takes a group of
+    // bins at a time, reads their offsets at once (the next bin's offset from the next
+    // lane), and passes over groups without keys in the block's positions: 16-bit floats
+    // uniform in value leave one block some 40 K nearly empty bins around zero (f16 in
+    // +-60000 at 2^24), which its threads, a bin at a time each, took 69 us to walk (H200,
+    // bench/results/NOTES.md).
     if (!Shape::lane_private && high - low > fill_dense_block_bins) {
       const std::size_t block_first = split.head + first_vector * Shape::keys_per_vector;
       const std::size_t block_end = split.head + end_vector * Shape::keys_per_vector;
-      for (std::size_t bin = low + threadIdx.x; bin <= high; bin += threads) {
-        const unsigned long long bin_start = start(bin), bin_end = start(bin + 1);
-        fill_run(keys, split.head, bin_start > block_first ? bin_start : block_first,
-                 bin_end < block_end ? bin_end : block_end, value_of(bin));
+      constexpr int warps = threads / 32;
+      constexpr int rows = Shape::group_bins / 32;
+      const int lane = int(threadIdx.x % 32);
+      for (std::size_t group = Shape::bin_group(low) + std::size_t(warp);
+           group <= Shape::bin_group(high); group += warps) {
+        const unsigned long long group_begin = staged_group_starts[group];
+        const unsigned long long group_end =
+            group + 1 < std::size_t(Shape::groups) ? staged_group_starts[group + 1] : n;
+        if (group_begin == group_end || group_begin >= block_end || group_end <= block_first)
+          continue;
+        const std::size_t first_bin = group * Shape::group_bins;
+        unsigned long long offsets[rows];
+#pragma unroll
+        for (int row = 0; row < rows; ++row)
+          offsets[row] = __ldg(&bin_offsets[first_bin + std::size_t(row) * 32 + lane]);
+#pragma unroll
+        for (int row = 0; row < rows; ++row) {
+          // A bin ends where the next starts: the next lane's, or the next row's first.
+          const unsigned long long next_lane = __shfl_down_sync(0xffffffffu, offsets[row], 1);
+          const unsigned long long next_row =
+              __shfl_sync(0xffffffffu, offsets[row + 1 < rows ? row + 1 : row], 0);
+          const unsigned long long bin_start = group_begin + offsets[row];
+          const unsigned long long bin_end = lane < 31          ? group_begin + next_lane
+                                             : row + 1 < rows ? group_begin + next_row
+                                                              : group_end;
+          if (bin_start < bin_end)
+            fill_run(keys, split.head, bin_start > block_first ? bin_start : block_first,
+                     bin_end < block_end ? bin_end : block_end,
+                     value_of(first_bin + std::size_t(row) * 32 + lane));
+        }
       }
     } else {
       // The others: the starts of the block's bins (mostly two or three) staged in shared
