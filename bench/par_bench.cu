@@ -16,8 +16,8 @@
 //   --benchmark_filter='^sort(_by_key)?/(par|par_pool|par_mallocasync|cub_radix|thrust)/'
 //   runs these (at even powers of two the CUB rows are radix_bench.cu's: the same names and data).
 //   sort/<par|cub_radix|thrust>/<u8|u16|f16|bf16>/uniform/<n> and
-//   sort_by_key/.../<u8|u16>+u32/uniform/<n>, n = 2^16, 2^20, 2^22, 2^24, 2^26, 2^28: narrow
-//   keys; par counts keys without values (u8 from 2^16, u16 from 2^22, f16/bf16 from 2^24:
+//   sort_by_key/.../<u8|u16>+u32/uniform/<n>, n = 2^16, 2^20, 2^22, 2^23, 2^24, 2^26, 2^28:
+//   narrow keys; par counts keys without values (u8 from 2^16, u16 from 2^22, f16/bf16 from 2^23:
 //   backends/radix/counting_sort.cuh), the rest take its one-sweep passes;
 //   --benchmark_filter='^sort(_by_key)?/(par|cub_radix|thrust)/(u8|u16|f16|bf16)[/+]' runs
 //   these only.
@@ -91,13 +91,13 @@ void register_par_type(bench_context& context, int max_log2, bool cub_in_radix_b
 }
 
 // Narrow keys (8 and 16 bits, keys only or with u32 values): gpusort::par as a user calls it
-// (no allocator), CUB and thrust::sort, at 2^16, 2^20, 2^22, 2^24, 2^26 and 2^28 (the
-// counting sort takes integer keys without values from 2^16 for u8, 2^22 for u16; the rest
-// run the one-sweep passes).
+// (no allocator), CUB and thrust::sort, at 2^16, 2^20, 2^22, 2^23, 2^24, 2^26 and 2^28 (the
+// counting sort takes keys without values from 2^16 for u8, 2^22 for u16, 2^23 for 16-bit
+// floats; the rest run the one-sweep passes).
 template <class Key, class Value = keys_only>
 void register_narrow_type(bench_context& context, int max_log2) {
   std::vector<std::size_t> sizes;
-  for (int log2 : {16, 20, 22, 24, 26, 28})
+  for (int log2 : {16, 20, 22, 23, 24, 26, 28})
     if (log2 <= max_log2) sizes.push_back(std::size_t(1) << log2);
   // (thrust::sort has no radix path for __half and __nv_bfloat16: no thrust row for them.)
   if constexpr (std::is_arithmetic_v<Key>)

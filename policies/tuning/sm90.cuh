@@ -74,9 +74,10 @@ struct radix_tuning_sm90 final {
     // the one-sweep passes (bench/results/NOTES.md).
     k.counting.min_keys = std::size_t(1) << 16;
     k.counting.min_keys_per_bin = 64;
-    // 16-bit floats from 2^24 (H100, f16 / bf16 uniform in +-60000, counted against the
-    // one-sweep passes' 1.1-1.2x: 2^22 0.77 / 0.89, 2^23 1.04 / 1.20, 2^24 1.33 / 1.42).
-    k.counting.min_half_float_keys = std::size_t(1) << 24;
+    // 16-bit floats from 2^23 (H200, f16 / bf16 uniform in +-60000, counted against the
+    // one-sweep passes' 1.1-1.2x since the fill passes over empty groups of bins: 2^22 1.10 /
+    // 1.34, 2^23 1.42 / 1.82, 2^24 1.92 / 2.30; bench/results/NOTES.md).
+    k.counting.min_half_float_keys = std::size_t(1) << 23;
     k.counting.count_threads = 1024;
     k.counting.count_vectors_per_thread = 2;
     // A block writes out its histogram (u16: 128 KB) and the sum reads it back: one count

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace gpusort::test {
@@ -97,11 +98,30 @@ std::vector<std::uint16_t> stable_reference(std::vector<std::uint16_t> bits, boo
 
 enum class half_call { par, counting };
 
+// Keys uniform in value over [-range, range] (the benchmark's data): most keys in the bins of
+// the largest magnitudes, the bins around zero nearly all empty, and whole groups of bins
+// (the subnormals', the smallest exponents') without a key, which the fill passes over.
 template <class Key>
-void expect_stable_bits(std::size_t n, specials s, half_call call, std::uint64_t seed) {
-  const std::vector<std::uint16_t> input = make_half_bits<Key>(n, s, seed);
+std::vector<std::uint16_t> make_value_uniform_bits(std::size_t n, float range,
+                                                   std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> value(-range, range);
+  std::vector<std::uint16_t> bits(n);
+  for (auto& b : bits) {
+    Key key;
+    if constexpr (std::is_same_v<Key, __half>) key = __float2half(value(rng));
+    else key = __float2bfloat16(value(rng));
+    std::memcpy(&b, static_cast<const void*>(&key), sizeof(b));  // (__half: protected members)
+  }
+  return bits;
+}
+
+template <class Key>
+void expect_stable_bits(const std::vector<std::uint16_t>& input, const std::string& what,
+                        half_call call) {
+  const std::size_t n = input.size();
   for (bool descending : {false, true}) {
-    SCOPED_TRACE(std::string(name_of(s)) + " n=" + std::to_string(n) +
+    SCOPED_TRACE(what + " n=" + std::to_string(n) +
                  (call == half_call::par ? " par" : " counting") +
                  (descending ? " descending" : " ascending"));
     device_array<std::uint16_t> device(input);
@@ -124,6 +144,11 @@ void expect_stable_bits(std::size_t n, specials s, half_call call, std::uint64_t
 }
 
 template <class Key>
+void expect_stable_bits(std::size_t n, specials s, half_call call, std::uint64_t seed) {
+  expect_stable_bits<Key>(make_half_bits<Key>(n, s, seed), name_of(s), call);
+}
+
+template <class Key>
 class HalfCountingSort : public GpuTest {};
 using HalfKeys = ::testing::Types<__half, __nv_bfloat16>;
 TYPED_TEST_SUITE(HalfCountingSort, HalfKeys);
@@ -138,14 +163,29 @@ TYPED_TEST(HalfCountingSort, EveryZeroAndNanPatternKeepsTheStableOrder) {
     }
 }
 
-// gpusort::par counts from 2^24 16-bit float keys: the same inputs through the plain call.
+// gpusort::par counts from 2^23 16-bit float keys: the same inputs through the plain call.
 TYPED_TEST(HalfCountingSort, ParCountsLargeInputs) {
-  for (std::size_t n : capped({(std::size_t(1) << 24) + 3}))
+  for (std::size_t n : capped({(std::size_t(1) << 23) + 3}))
     for (specials s : {specials::none, specials::negative_zeros, specials::both_zeros,
                        specials::two_nan_payloads}) {
       expect_stable_bits<TypeParam>(n, s, half_call::par, 7 + int(s));
       if (::testing::Test::HasFatalFailure()) return;
     }
+}
+
+// Values uniform in a wide range: fill blocks whose positions span thousands of bins, most
+// of them empty, and whole groups of empty bins between keys; counted from the first key and
+// through par on both sides of its switch to counting.
+TYPED_TEST(HalfCountingSort, ValuesUniformInAWideRange) {
+  for (std::size_t n : capped({std::size_t(4097), std::size_t(100003), std::size_t(1) << 20}))
+    expect_stable_bits<TypeParam>(make_value_uniform_bits<TypeParam>(n, 60000.f, n), "+-60000",
+                                  half_call::counting);
+  for (std::size_t n : capped({(std::size_t(1) << 23) - 1, (std::size_t(1) << 23) + 5}))
+    expect_stable_bits<TypeParam>(make_value_uniform_bits<TypeParam>(n, 60000.f, n), "+-60000",
+                                  half_call::par);
+  // Few keys in a narrow range far from zero: most of a block's span empty groups.
+  expect_stable_bits<TypeParam>(make_value_uniform_bits<TypeParam>(65537, 3.f, 9), "+-3",
+                                half_call::counting);
 }
 
 // One allocation per call, made before the input is touched, even where the count shows two
