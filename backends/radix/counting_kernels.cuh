@@ -571,41 +571,46 @@ __global__ void __launch_bounds__(Shape::fill_threads)
     // uniform in value leave one block some 40 K nearly empty bins around zero (f16 in
     // +-60000 at 2^24), which its threads, a bin at a time each, took 69 us to walk (H200,
     // bench/results/NOTES.md).
-    if (!Shape::lane_private && high - low > fill_dense_block_bins) {
-      const std::size_t block_first = split.head + first_vector * Shape::keys_per_vector;
-      const std::size_t block_end = split.head + end_vector * Shape::keys_per_vector;
-      constexpr int warps = threads / 32;
-      constexpr int rows = Shape::group_bins / 32;
-      const int lane = int(threadIdx.x % 32);
-      for (std::size_t group = Shape::bin_group(low) + std::size_t(warp);
-           group <= Shape::bin_group(high); group += warps) {
-        const unsigned long long group_begin = staged_group_starts[group];
-        const unsigned long long group_end =
-            group + 1 < std::size_t(Shape::groups) ? staged_group_starts[group + 1] : n;
-        if (group_begin == group_end || group_begin >= block_end || group_end <= block_first)
-          continue;
-        const std::size_t first_bin = group * Shape::group_bins;
-        unsigned long long offsets[rows];
+    const bool wide = !Shape::lane_private && high - low > fill_dense_block_bins;
+    // (Lane-private histograms have groups narrower than a warp: never wide.)
+    if constexpr (!Shape::lane_private) {
+      if (wide) {
+        const std::size_t block_first = split.head + first_vector * Shape::keys_per_vector;
+        const std::size_t block_end = split.head + end_vector * Shape::keys_per_vector;
+        constexpr int warps = threads / 32;
+        constexpr int rows = Shape::group_bins / 32;
+        const int lane = int(threadIdx.x % 32);
+        for (std::size_t group = Shape::bin_group(low) + std::size_t(warp);
+             group <= Shape::bin_group(high); group += warps) {
+          const unsigned long long group_begin = staged_group_starts[group];
+          const unsigned long long group_end =
+              group + 1 < std::size_t(Shape::groups) ? staged_group_starts[group + 1] : n;
+          if (group_begin == group_end || group_begin >= block_end || group_end <= block_first)
+            continue;
+          const std::size_t first_bin = group * Shape::group_bins;
+          unsigned long long offsets[rows];
 #pragma unroll
-        for (int row = 0; row < rows; ++row)
-          offsets[row] = __ldg(&bin_offsets[first_bin + std::size_t(row) * 32 + lane]);
+          for (int row = 0; row < rows; ++row)
+            offsets[row] = __ldg(&bin_offsets[first_bin + std::size_t(row) * 32 + lane]);
 #pragma unroll
-        for (int row = 0; row < rows; ++row) {
-          // A bin ends where the next starts: the next lane's, or the next row's first.
-          const unsigned long long next_lane = __shfl_down_sync(0xffffffffu, offsets[row], 1);
-          const unsigned long long next_row =
-              __shfl_sync(0xffffffffu, offsets[row + 1 < rows ? row + 1 : row], 0);
-          const unsigned long long bin_start = group_begin + offsets[row];
-          const unsigned long long bin_end = lane < 31          ? group_begin + next_lane
-                                             : row + 1 < rows ? group_begin + next_row
-                                                              : group_end;
-          if (bin_start < bin_end)
-            fill_run(keys, split.head, bin_start > block_first ? bin_start : block_first,
-                     bin_end < block_end ? bin_end : block_end,
-                     value_of(first_bin + std::size_t(row) * 32 + lane));
+          for (int row = 0; row < rows; ++row) {
+            // A bin ends where the next starts: the next lane's, or the next row's first.
+            const unsigned long long next_lane = __shfl_down_sync(0xffffffffu, offsets[row], 1);
+            const unsigned long long next_row =
+                __shfl_sync(0xffffffffu, offsets[row + 1 < rows ? row + 1 : row], 0);
+            const unsigned long long bin_start = group_begin + offsets[row];
+            const unsigned long long bin_end = lane < 31          ? group_begin + next_lane
+                                               : row + 1 < rows ? group_begin + next_row
+                                                                : group_end;
+            if (bin_start < bin_end)
+              fill_run(keys, split.head, bin_start > block_first ? bin_start : block_first,
+                       bin_end < block_end ? bin_end : block_end,
+                       value_of(first_bin + std::size_t(row) * 32 + lane));
+          }
         }
       }
-    } else {
+    }
+    if (!wide) {
       // The others: the starts of the block's bins (mostly two or three) staged in shared
       // memory, so that each vector's search reads no global memory.
       if constexpr (!Shape::lane_private) {
