@@ -203,8 +203,8 @@ TEST(CountingLayout, EachKeyTypeIsCountedFromItsMeasuredSize) {
   EXPECT_EQ((radix::counting_min_keys<tuning, std::uint8_t>()), std::size_t(1) << 16);
   EXPECT_EQ((radix::counting_min_keys<tuning, bool>()), std::size_t(1) << 16);
   EXPECT_EQ((radix::counting_min_keys<tuning, std::int16_t>()), std::size_t(1) << 22);
-  EXPECT_EQ((radix::counting_min_keys<tuning, __half>()), std::size_t(1) << 24);
-  EXPECT_EQ((radix::counting_min_keys<tuning, __nv_bfloat16>()), std::size_t(1) << 24);
+  EXPECT_EQ((radix::counting_min_keys<tuning, __half>()), std::size_t(1) << 23);
+  EXPECT_EQ((radix::counting_min_keys<tuning, __nv_bfloat16>()), std::size_t(1) << 23);
 }
 
 // The gated one-sweep sort of 16-bit floats runs in a part of the counting sort's block: the
