@@ -571,8 +571,9 @@ __global__ void __launch_bounds__(Shape::fill_threads)
     // uniform in value leave one block some 40 K nearly empty bins around zero (f16 in
     // +-60000 at 2^24), which its threads, a bin at a time each, took 69 us to walk (H200,
     // bench/results/NOTES.md).
+    // (Lane-private histograms, 8-bit and bool keys, read every start from shared memory and
+    // are never wide; bool's groups of 2 bins are narrower than a warp's row.)
     const bool wide = !Shape::lane_private && high - low > fill_dense_block_bins;
-    // (Lane-private histograms have groups narrower than a warp: never wide.)
     if constexpr (!Shape::lane_private) {
       if (wide) {
         const std::size_t block_first = split.head + first_vector * Shape::keys_per_vector;
