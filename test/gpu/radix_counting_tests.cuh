@@ -226,8 +226,36 @@ TYPED_TEST_P(CountingSort, CountersFlushedManyTimesLoseNoKey) {
         {narrow_call::radix_sort, narrow_call::counting_sort});
 }
 
+// 16-byte vectors whose keys are all one value (counted in one add) beside vectors where one
+// key, at each position in turn, differs from the rest: a test that looked at fewer than all
+// of a vector's keys would miscount. The groups follow the vectors of the range (which start
+// at the first 16-byte boundary inside it).
+TYPED_TEST_P(CountingSort, VectorsOfOneValueBesideVectorsWithOneOtherKey) {
+  using stored = narrow_storage_t<TypeParam>;
+  constexpr std::size_t per_vector = 16 / sizeof(stored);
+  for (std::size_t offset : {std::size_t(0), std::size_t(5)})
+    for (std::size_t n : capped({100003, (std::size_t(1) << 22) + 3})) {
+      SCOPED_TRACE("n=" + std::to_string(n));
+      std::mt19937_64 rng(n + offset);
+      std::vector<stored> keys(n);
+      for (std::size_t i = 0; i < n;) {
+        const std::size_t group = (i + offset) / per_vector;
+        const stored value = random_narrow_key<TypeParam>(rng);
+        stored other = random_narrow_key<TypeParam>(rng);
+        while (other == value) other = random_narrow_key<TypeParam>(rng);
+        for (; i < n && (i + offset) / per_vector == group; ++i)
+          keys[i] = group % 3 != 0 && (i + offset) % per_vector == group % per_vector ? other
+                                                                                    : value;
+      }
+      expect_counts_like_std_sort<TypeParam>(keys, offset,
+                                             {narrow_call::par_sort, narrow_call::counting_sort});
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(CountingSort, MatchesStdSortForEveryInputSizeAndCall,
                             RangesStartingAnywhereLeaveTheirNeighboursAlone, BeyondTwoToThe24,
-                            CountersFlushedManyTimesLoseNoKey);
+                            CountersFlushedManyTimesLoseNoKey,
+                            VectorsOfOneValueBesideVectorsWithOneOtherKey);
 
 }  // namespace gpusort::test
