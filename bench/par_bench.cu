@@ -15,12 +15,13 @@
 //     thrust           thrust::sort / thrust::sort_by_key(thrust::cuda::par.on(s), ...)
 //   --benchmark_filter='^sort(_by_key)?/(par|par_pool|par_mallocasync|cub_radix|thrust)/'
 //   runs these (at even powers of two the CUB rows are radix_bench.cu's: the same names and data).
-//   sort/<par|cub_radix|thrust>/<u8|u16|f16|bf16>/uniform/<n> and
+//   sort/<par|cub_radix|thrust>/<u8|u16|i8|i16|f16|bf16>/uniform/<n> and
 //   sort_by_key/.../<u8|u16>+u32/uniform/<n>, n = 2^16, 2^20, 2^22, 2^23, 2^24, 2^26, 2^28:
-//   narrow keys; par counts keys without values (u8 from 2^16, u16 from 2^22, f16/bf16 from 2^23:
-//   backends/radix/counting_sort.cuh), the rest take its one-sweep passes;
-//   --benchmark_filter='^sort(_by_key)?/(par|cub_radix|thrust)/(u8|u16|f16|bf16)[/+]' runs
-//   these only.
+//   narrow keys; par counts keys without values (8-bit integers from 2^16, 16-bit integers
+//   from 2^22, f16/bf16 from 2^23: backends/radix/counting_sort.cuh), the rest take its
+//   one-sweep passes;
+//   --benchmark_filter='^sort(_by_key)?/(par|cub_radix|thrust)/(u8|u16|i8|i16|f16|bf16)[/+]'
+//   runs these only.
 //   copy/cuda_memcpy/u32/uniform/<n>: the device-to-device copy every result is set against.
 //   host/<par|cub_radix>/u32/uniform/<n>: host time of one call (n = 2^10 and 2^20).
 //   sweep/<strategy>/<type>/uniform/<n>: gpusort::par_pinned<strategy> without an allocator for
@@ -220,6 +221,8 @@ void register_par_benchmarks(bench_context& context, int max_log2) {
   register_par_type<std::uint64_t, std::uint32_t>(context, max_log2, true);
   register_narrow_type<std::uint8_t>(context, max_log2);
   register_narrow_type<std::uint16_t>(context, max_log2);
+  register_narrow_type<std::int8_t>(context, max_log2);
+  register_narrow_type<std::int16_t>(context, max_log2);
   register_narrow_type<__half>(context, max_log2);
   register_narrow_type<__nv_bfloat16>(context, max_log2);
   register_narrow_type<std::uint8_t, std::uint32_t>(context, max_log2);

@@ -98,6 +98,12 @@ __device__ inline std::uint8_t uniform_key(std::uint64_t bits, std::uint8_t*) {
 __device__ inline std::uint16_t uniform_key(std::uint64_t bits, std::uint16_t*) {
   return static_cast<std::uint16_t>(bits >> 48);
 }
+__device__ inline std::int8_t uniform_key(std::uint64_t bits, std::int8_t*) {
+  return static_cast<std::int8_t>(bits >> 56);
+}
+__device__ inline std::int16_t uniform_key(std::uint64_t bits, std::int16_t*) {
+  return static_cast<std::int16_t>(bits >> 48);
+}
 // Half precision: uniform in [-60000, 60000) (f16's finite range reaches 65504), rounded to
 // the nearest; never NaN, never -0.0 (24 random bits: the one zero is +0.0).
 __device__ inline float uniform_half_range(std::uint64_t bits) {
@@ -246,8 +252,8 @@ inline unsigned int fill_grid(std::size_t n) {
 
 }  // namespace detail
 
-// keys[i] = a uniformly random key (u8, u16, u32, u64, f32, f64 or s16_key), a pure function
-// of (seed, i).
+// keys[i] = a uniformly random key (u8, u16, i8, i16, f16, bf16, u32, u64, f32, f64 or
+// s16_key), a pure function of (seed, i).
 template <class Key>
 void fill_uniform(Key* keys, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
   detail::fill_uniform_kernel<<<detail::fill_grid(n), 256, 0, stream>>>(keys, n, seed);

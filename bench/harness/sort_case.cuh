@@ -46,6 +46,8 @@ template <class T>
 const char* type_name() {
   if constexpr (std::is_same_v<T, std::uint8_t>) return "u8";
   else if constexpr (std::is_same_v<T, std::uint16_t>) return "u16";
+  else if constexpr (std::is_same_v<T, std::int8_t>) return "i8";
+  else if constexpr (std::is_same_v<T, std::int16_t>) return "i16";
   else if constexpr (std::is_same_v<T, __half>) return "f16";
   else if constexpr (std::is_same_v<T, __nv_bfloat16>) return "bf16";
   else if constexpr (std::is_same_v<T, std::uint32_t>) return "u32";
