@@ -18,8 +18,8 @@
 //   sort/<par|cub_radix|thrust>/<u8|u16|i8|i16|f16|bf16>/uniform/<n> and
 //   sort_by_key/.../<u8|u16>+u32/uniform/<n>, n = 2^16, 2^20, 2^22, 2^23, 2^24, 2^26, 2^28:
 //   narrow keys; par counts keys without values (8-bit integers from 2^16, 16-bit integers
-//   from 2^22, f16/bf16 from 2^23: backends/radix/counting_sort.cuh), the rest take its
-//   one-sweep passes;
+//   and floats from 2^22: backends/radix/counting_sort.cuh), the rest take its one-sweep
+//   passes;
 //   --benchmark_filter='^sort(_by_key)?/(par|cub_radix|thrust)/(u8|u16|i8|i16|f16|bf16)[/+]'
 //   runs these only.
 //   copy/cuda_memcpy/u32/uniform/<n>: the device-to-device copy every result is set against.
@@ -93,8 +93,8 @@ void register_par_type(bench_context& context, int max_log2, bool cub_in_radix_b
 
 // Narrow keys (8 and 16 bits, keys only or with u32 values): gpusort::par as a user calls it
 // (no allocator), CUB and thrust::sort, at 2^16, 2^20, 2^22, 2^23, 2^24, 2^26 and 2^28 (the
-// counting sort takes keys without values from 2^16 for u8, 2^22 for u16, 2^23 for 16-bit
-// floats; the rest run the one-sweep passes).
+// counting sort takes keys without values from 2^16 for 8-bit keys, 2^22 for 16-bit keys;
+// the rest run the one-sweep passes).
 template <class Key, class Value = keys_only>
 void register_narrow_type(bench_context& context, int max_log2) {
   std::vector<std::size_t> sizes;

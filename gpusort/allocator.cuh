@@ -90,22 +90,6 @@ class storage_plan {
   std::size_t total_ = 0;
 };
 
-// An allocator over one block that a caller has already allocated (a part of its own
-// temporary storage), for a sort that runs inside another: it hands out the block once, if
-// it is large enough, and takes nothing back.
-struct preallocated_block {
-  void* memory;
-  std::size_t bytes;
-
-  void* allocate(std::size_t wanted, cudaStream_t) const {
-    if (wanted > bytes)
-      detail::throw_usage_error("a preallocated block of " + std::to_string(bytes) +
-                                " bytes was asked for " + std::to_string(wanted));
-    return memory;
-  }
-  void deallocate(void*, std::size_t, cudaStream_t) const noexcept {}
-};
-
 // Owns one block of temporary device memory for the duration of a sort call; it is
 // released in stream order, so the kernels that use it may still be running.
 class temporary_storage {

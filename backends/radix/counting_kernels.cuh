@@ -165,9 +165,9 @@ struct vector_builder {
 
 // What count_values saw of 16-bit float keys' two classes (zeros: -0.0 and +0.0; NaNs: any
 // payload), in device memory that starts zeroed: per class 0 (no key of it) or its bit
-// pattern + 1, and `mixed` set where a class holds two patterns. Then the counting sort's
-// output is not the stable sort's (which keeps those keys in input order): fill_values
-// leaves the keys alone and the one-sweep passes sort them (gated on `mixed`).
+// pattern + 1, and `mixed` set where a class holds two patterns. Then the fill's output is
+// not the stable sort's (which keeps those keys in input order): the class keys are kept
+// aside before it and written back after it (counting_classes.cuh, gated on `mixed`).
 struct class_patterns {
   unsigned seen[2];
   unsigned mixed;
@@ -194,6 +194,19 @@ struct class_tracker {
     }
   }
 };
+
+// The bins of 16-bit floats' two classes: every zero in one, every NaN in another.
+struct class_bins {
+  std::uint16_t zero, nan;
+};
+template <class Key>
+__device__ __forceinline__ class_bins class_bins_of(
+    typename radix_key_traits<Key>::bits_type flip) {
+  using traits = radix_key_traits<Key>;
+  return {std::uint16_t(ordered_bits(detail::bit_cast<Key>(std::uint16_t(0)), flip)),
+          std::uint16_t(
+              ordered_bits(detail::bit_cast<Key>(std::uint16_t(traits::magnitude_mask)), flip))};
+}
 
 // Adds a pattern (0: none) to a class's record; returns whether the record held another.
 __device__ __forceinline__ bool merge_pattern(unsigned* record, unsigned pattern) {
@@ -487,10 +500,10 @@ __global__ void __launch_bounds__(Shape::fill_threads)
   using traits = radix_key_traits<Key>;
   constexpr int threads = Shape::fill_threads;
   constexpr std::size_t last_bin = Shape::bins - 1;
-  // 16-bit floats: where a class holds two bit patterns the one-sweep passes sort instead.
+  // 16-bit floats: each class's bit pattern (where a class holds two, restore_class_keys
+  // writes its keys over the bin afterwards).
   unsigned zeros = 0, nans = 0;
   if constexpr (Shape::has_classes) {
-    if (classes->mixed != 0) return;
     zeros = classes->seen[0];
     nans = classes->seen[1];
   }
@@ -523,11 +536,9 @@ __global__ void __launch_bounds__(Shape::fill_threads)
   // A bin's value; for 16-bit floats' zeros and NaNs, the one bit pattern the input had.
   const auto value_of = [=](std::size_t bin) {
     if constexpr (Shape::has_classes) {
-      const bits_type zero_bin = ordered_bits(detail::bit_cast<Key>(std::uint16_t(0)), flip);
-      const bits_type nan_bin =
-          ordered_bits(detail::bit_cast<Key>(std::uint16_t(traits::magnitude_mask)), flip);
-      if (bin == zero_bin && zeros != 0) return detail::bit_cast<Key>(std::uint16_t(zeros - 1));
-      if (bin == nan_bin && nans != 0) return detail::bit_cast<Key>(std::uint16_t(nans - 1));
+      const class_bins bins = class_bins_of<Key>(flip);
+      if (bin == bins.zero && zeros != 0) return detail::bit_cast<Key>(std::uint16_t(zeros - 1));
+      if (bin == bins.nan && nans != 0) return detail::bit_cast<Key>(std::uint16_t(nans - 1));
     }
     return traits::decode(bits_type(bits_type(bin) ^ flip));
   };

@@ -3,7 +3,8 @@
 // are equal bit for bit (floats: but for zeros and NaNs, checked as they are counted), so the
 // sorted output is each value, in order, as many times as it occurs: one read of the keys
 // counts them, one write of the output fills them in, in place. The result is exactly what a
-// stable sort gives. One memset and three launches (two for at most 256 bins), whatever n.
+// stable sort gives. One memset and three launches (two for at most 256 bins), whatever n;
+// 16-bit floats three more, which return at once unless a class is mixed.
 #pragma once
 
 #include <gpusort/detail/device_facts.cuh>
@@ -11,6 +12,7 @@
 #include <gpusort/detail/policies/comparator_traits.cuh>
 #include <gpusort/error.cuh>
 #include <gpusort/sort_request.cuh>
+#include "counting_classes.cuh"
 #include "counting_kernels.cuh"
 
 #include <cuda_runtime_api.h>
@@ -20,6 +22,14 @@
 #include <string>
 
 namespace gpusort::backends::radix {
+
+// The chunks that count_class_keys and save_class_keys cut 16-bit floats into: two per
+// multiprocessor, none smaller than a tile.
+inline std::size_t class_chunk_count(std::size_t n, const detail::device_facts& facts) {
+  const std::size_t tiles = (n + class_tile_keys - 1) / class_tile_keys;
+  const std::size_t most = 2 * std::size_t(facts.multiprocessors);
+  return tiles < 1 ? 1 : tiles < most ? tiles : most;
+}
 
 // How count_values runs on a device: its histogram cut into 2^slice_bits slices so that one
 // fits a block's shared memory there (u16 on sm_90: one slice of 128 KB; on GPUs that opt in
@@ -76,22 +86,11 @@ const counting_launch& counting_launch_on_current_device() {
   });
 }
 
-// A counting sort that needs no other sort (integer keys: every class of equal keys is one
-// bit pattern).
-struct no_fallback {
-  void operator()(const unsigned*, void*) const {}
-};
-
 // Sorts the request's keys by counting, ascending or (for a descending comparator) in
-// reverse. Enqueued on the request's stream, no synchronisation. 16-bit floats: where zeros
-// or NaNs come in two bit patterns the keys are left as they are, and
-// `fallback(gate, memory)` must enqueue a sort that runs only where *gate is nonzero, in the
-// fallback_bytes of temporary memory at `memory` (both device memory, valid while it
-// enqueues), allocated with the counting sort's own.
-template <class Tuning, class Key, class Value, class Compare, bool Stable,
-          class Fallback = no_fallback>
-void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
-                   std::size_t fallback_bytes = 0, const Fallback& fallback = {}) {
+// reverse. Enqueued on the request's stream, no synchronisation. 16-bit floats whose zeros or
+// NaNs come in two bit patterns keep those keys' input order (counting_classes.cuh).
+template <class Tuning, class Key, class Value, class Compare, bool Stable>
+void counting_sort(const sort_request<Key, Value, Compare, Stable>& request) {
   static_assert(is_counted_key_v<Key> && !has_values_v<Value>,
                 "the counting sort sorts narrow integer keys and 16-bit floats without values");
   using shape = counting_shape_t<Tuning, Key>;
@@ -128,7 +127,15 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
   const std::size_t offsets_at = layout.reserve<unsigned long long>(summed_bins);
   const std::size_t group_starts_at =
       layout.reserve<unsigned long long>(shape::lane_private ? 0 : shape::groups);
-  const std::size_t fallback_at = layout.reserve_bytes(fallback_bytes);
+  // 16-bit floats: room to keep every key aside (where every key is a zero or a NaN) and the
+  // class keys' counts per chunk, used only where a class is mixed.
+  const std::size_t class_blocks =
+      shape::has_classes ? class_chunk_count(n, detail::current_device_facts()) : 0;
+  const std::size_t class_chunk_keys =
+      class_blocks > 0 ? (n + class_blocks - 1) / class_blocks : 0;
+  const std::size_t class_counts_at =
+      layout.reserve<class_key_counts>(shape::has_classes ? class_blocks + 1 : 0);
+  const std::size_t saved_at = layout.reserve<Key>(shape::has_classes ? n : 0);
   temporary_storage storage(request.allocator, layout.total_bytes(), stream);
 
   auto* global_counts = storage.at<unsigned long long>(counts_at);
@@ -145,6 +152,16 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
   count_values<shape><<<count_grid, shape::count_threads, launch.shared_bytes, stream>>>(
       keys, split, flip, launch.slice_bits, global_counts, block_counts, classes);
   detail::check_launch("counting sort: count_values");
+  auto* chunk_counts = storage.at<class_key_counts>(class_counts_at);  // then the totals
+  auto* saved = storage.at<Key>(saved_at);
+  if constexpr (shape::has_classes) {
+    count_class_keys<Key><<<unsigned(class_blocks), class_threads, 0, stream>>>(
+        keys, n, class_chunk_keys, classes, chunk_counts);
+    detail::check_launch("counting sort: count_class_keys");
+    save_class_keys<Key><<<unsigned(class_blocks), class_threads, 0, stream>>>(
+        keys, n, class_chunk_keys, classes, chunk_counts, saved, chunk_counts + class_blocks);
+    detail::check_launch("counting sort: save_class_keys");
+  }
   if constexpr (!shape::lane_private) {
     sum_bins<shape><<<unsigned(shape::groups), shape::sum_threads, 0, stream>>>(
         block_counts, count_blocks, global_counts, bin_offsets, group_starts, groups_done);
@@ -155,7 +172,11 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request,
                        stream>>>(keys, n, split, flip, global_counts, bin_offsets, group_starts,
                                  classes);
   detail::check_launch("counting sort: fill_values");
-  if constexpr (shape::has_classes) fallback(&classes->mixed, storage.at<char>(fallback_at));
+  if constexpr (shape::has_classes) {
+    restore_class_keys<shape><<<unsigned(class_blocks), class_threads, 0, stream>>>(
+        keys, flip, classes, saved, chunk_counts + class_blocks, bin_offsets, group_starts);
+    detail::check_launch("counting sort: restore_class_keys");
+  }
 }
 
 }  // namespace gpusort::backends::radix

@@ -156,8 +156,7 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
 }
 
 // The fewest keys the counting sort takes (keys only, is_counted_key_v keys): the knobs'
-// counting.min_keys, min_keys_per_bin per possible value, and for 16-bit floats
-// min_half_float_keys, whichever is most.
+// counting.min_keys, or min_keys_per_bin per possible value, whichever is more.
 // (The knobs may be 0, to count every size: compared through at_least, not in place, lest the
 // compiler warn of an unsigned count compared with a constant 0.)
 constexpr bool at_least(std::size_t count, std::size_t least) { return count >= least; }
@@ -165,38 +164,20 @@ template <class Tuning, class Key>
 constexpr std::size_t counting_min_keys() {
   constexpr auto& knobs = Tuning::knobs.counting;
   constexpr std::size_t bins = std::size_t(1) << radix_key_traits<Key>::bits;
-  std::size_t least = knobs.min_keys_per_bin * bins > knobs.min_keys
-                          ? knobs.min_keys_per_bin * bins
-                          : knobs.min_keys;
-  if (is_half_float_key_v<Key> && !at_least(least, knobs.min_half_float_keys))
-    least = knobs.min_half_float_keys;
-  return least;
+  return knobs.min_keys_per_bin * bins > knobs.min_keys ? knobs.min_keys_per_bin * bins
+                                                        : knobs.min_keys;
 }
 
 // Narrow integer keys and 16-bit floats without values, from the knobs' counting.min_keys and
 // min_keys_per_bin on: sorted by counting (counting_sort.cuh); true where it ran, false
-// (nothing done) where not. Their equal keys are equal bit for bit, so the counting sort's
-// output is the stable sort's, for about 2 bytes of traffic per byte of keys; 16-bit floats
-// whose zeros or NaNs come in two bit patterns are sorted by the one-sweep passes instead,
-// gated on the device.
+// (nothing done) where not. Their equal keys are equal bit for bit (16-bit floats' zeros and
+// NaNs but for their patterns, which the counting sort keeps in input order), so the
+// counting sort's output is the stable sort's, for about 2 bytes of traffic per byte of keys.
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 bool sort_by_counting_if_narrow(const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (is_counted_key_v<Key> && !has_values_v<Value>) {
     if (at_least(request.count, counting_min_keys<Tuning, Key>())) {
-      if constexpr (is_half_float_key_v<Key>) {
-        // The gated one-sweep sort's memory comes with the counting sort's, in its one
-        // allocation (made before the input is touched).
-        const std::size_t fallback_bytes =
-            onesweep_layout<Tuning, Key, Value>(request.count).total_bytes;
-        counting_sort<Tuning>(request, fallback_bytes, [&](const unsigned* gate, void* memory) {
-          preallocated_block block{memory, fallback_bytes};
-          sort_request<Key, Value, Compare, Stable> in_block = request;
-          in_block.allocator = allocator_ref(block);
-          onesweep_sort<Tuning>(in_block, no_buckets{}, gate);
-        });
-      } else {
-        counting_sort<Tuning>(request);
-      }
+      counting_sort<Tuning>(request);
       return true;
     }
   }

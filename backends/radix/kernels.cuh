@@ -602,9 +602,8 @@ __global__ void copy_back(Key* keys, const Key* alternate_keys, Value* values,
 }
 
 // A sort that runs only where the device says so (a segmented sort whose one segment is the
-// whole input, segmented/dispatch.cuh; 16-bit floats the counting sort could not take,
-// counting_sort.cuh): where *gate is 0, the plan skips every pass, so that the passes and
-// copy_back leave the keys as they are. One thread, after count_all_digits.
+// whole input, segmented/dispatch.cuh): where *gate is 0, the plan skips every pass, so that
+// the passes and copy_back leave the keys as they are. One thread, after count_all_digits.
 template <class Plan>
 __global__ void close_plan_unless(Plan* plan, const unsigned* gate) {
   if (*gate != 0) return;

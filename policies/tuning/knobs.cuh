@@ -28,9 +28,6 @@ struct counting_knobs {
   // count block, outweighs one or two passes).
   std::size_t min_keys = 0;
   std::size_t min_keys_per_bin = 0;
-  // 16-bit floats count from at least this many keys: where the count finds two zero or NaN
-  // patterns a gated one-sweep sort follows, and its launches cost even when it is shut.
-  std::size_t min_half_float_keys = 0;
   int count_threads = 0;             // the count kernel's block
   int count_vectors_per_thread = 0;  // 16-byte loads each of its threads has in flight
   // A count block takes at least this many keys per bin of its histogram: writing out and

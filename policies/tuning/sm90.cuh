@@ -72,12 +72,11 @@ struct radix_tuning_sm90 final {
     // 0.88-0.90, 2^21 2.39-2.51 / 0.99-1.04 (2^14: 0.80 / 2.05, the cluster sort); u16 (one
     // count block per 65536 keys) 2^22 1.30 / 1.17-1.21, 2^23 1.71 / 1.17, 2^21 and below
     // the one-sweep passes (bench/results/NOTES.md).
+    // 16-bit floats from 2^22 too, since mixed zeros and NaNs are kept aside instead of
+    // sorted by a gated one-sweep sort (H200, f16 / bf16 at 2^22 counted 1.22 / 1.56x CUB
+    // against the passes' 1.16x; bench/results/NOTES.md).
     k.counting.min_keys = std::size_t(1) << 16;
     k.counting.min_keys_per_bin = 64;
-    // 16-bit floats from 2^23 (H200, f16 / bf16 uniform in +-60000, counted against the
-    // one-sweep passes' 1.1-1.2x since the fill passes over empty groups of bins: 2^22 1.10 /
-    // 1.34, 2^23 1.42 / 1.82, 2^24 1.92 / 2.30; bench/results/NOTES.md).
-    k.counting.min_half_float_keys = std::size_t(1) << 23;
     k.counting.count_threads = 1024;
     k.counting.count_vectors_per_thread = 2;
     // A block writes out its histogram (u16: 128 KB) and the sum reads it back: one count

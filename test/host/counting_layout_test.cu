@@ -203,23 +203,6 @@ TEST(CountingLayout, EachKeyTypeIsCountedFromItsMeasuredSize) {
   EXPECT_EQ((radix::counting_min_keys<tuning, std::uint8_t>()), std::size_t(1) << 16);
   EXPECT_EQ((radix::counting_min_keys<tuning, bool>()), std::size_t(1) << 16);
   EXPECT_EQ((radix::counting_min_keys<tuning, std::int16_t>()), std::size_t(1) << 22);
-  EXPECT_EQ((radix::counting_min_keys<tuning, __half>()), std::size_t(1) << 23);
-  EXPECT_EQ((radix::counting_min_keys<tuning, __nv_bfloat16>()), std::size_t(1) << 23);
-}
-
-// The gated one-sweep sort of 16-bit floats runs in a part of the counting sort's block: the
-// part is its whole layout, and asking more of it is an error, not an overrun.
-TEST(CountingLayout, TheFallbackRunsInAPreallocatedBlockOfItsLayout) {
-  using layout = radix::onesweep_layout<gpusort::radix_tuning_sm90, __half, gpusort::no_values>;
-  for (std::size_t n : {std::size_t(1) << 24, (std::size_t(1) << 28) + 3}) {
-    const layout at(n);
-    EXPECT_GE(at.total_bytes, n * sizeof(__half));  // the alternate keys, and more
-    EXPECT_LT(at.status, at.total_bytes);
-  }
-  char memory[512];
-  gpusort::preallocated_block block{memory, sizeof(memory)};
-  const gpusort::allocator_ref allocator(block);
-  EXPECT_EQ(allocator.allocate(sizeof(memory), nullptr), memory);
-  EXPECT_THROW(allocator.allocate(sizeof(memory) + 1, nullptr), gpusort::error);
-  allocator.deallocate(memory, sizeof(memory), nullptr);  // takes nothing back
+  EXPECT_EQ((radix::counting_min_keys<tuning, __half>()), std::size_t(1) << 22);
+  EXPECT_EQ((radix::counting_min_keys<tuning, __nv_bfloat16>()), std::size_t(1) << 22);
 }

@@ -12,7 +12,6 @@ struct counting_from_one_key {
     radix_knobs k = radix_tuning_sm90::knobs;
     k.counting.min_keys = 0;
     k.counting.min_keys_per_bin = 0;
-    k.counting.min_half_float_keys = 0;
     return k;
   }();
 };
