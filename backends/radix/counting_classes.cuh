@@ -27,15 +27,6 @@ struct class_key_counts {
   unsigned long long nans;
 };
 
-// 0 for a zero, 1 for a NaN, -1 for every other key.
-template <class Key>
-__device__ __forceinline__ int class_of_key(Key key) {
-  using traits = radix_key_traits<Key>;
-  const unsigned magnitude = detail::bit_cast<std::uint16_t>(key) & traits::magnitude_mask;
-  if (magnitude == 0) return 0;
-  return magnitude > traits::infinity_bits ? 1 : -1;
-}
-
 // The input cut into gridDim.x chunks of `chunk` keys, block b the b-th.
 struct class_chunk {
   std::size_t begin, end;

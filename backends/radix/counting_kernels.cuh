@@ -173,19 +173,26 @@ struct class_patterns {
   unsigned mixed;
 };
 
+// A 16-bit float key's class: 0 for a zero, 1 for a NaN, -1 for every other key.
+template <class Key>
+__device__ __forceinline__ int class_of_key(Key key) {
+  using traits = radix_key_traits<Key>;
+  const unsigned magnitude = detail::bit_cast<std::uint16_t>(key) & traits::magnitude_mask;
+  if (magnitude == 0) return 0;
+  return magnitude > traits::infinity_bits ? 1 : -1;
+}
+
 // A thread's view of the classes while it counts: registers, merged at the end of the block.
 template <class Key>
 struct class_tracker {
-  using traits = radix_key_traits<Key>;
   unsigned zeros = 0, nans = 0;
   bool mixed = false;
 
   __device__ __forceinline__ void note(const Key& key) {
-    const unsigned raw = detail::bit_cast<std::uint16_t>(key);
-    const unsigned magnitude = raw & traits::magnitude_mask;
-    if (magnitude != 0 && magnitude <= traits::infinity_bits) return;  // every other key
-    const unsigned tag = raw + 1;
-    if (magnitude == 0) {
+    const int key_class = class_of_key(key);
+    if (key_class < 0) return;  // every other key
+    const unsigned tag = unsigned(detail::bit_cast<std::uint16_t>(key)) + 1;
+    if (key_class == 0) {
       mixed |= zeros != 0 && zeros != tag;
       zeros = tag;
     } else {

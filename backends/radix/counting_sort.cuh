@@ -23,12 +23,12 @@
 
 namespace gpusort::backends::radix {
 
-// The chunks that count_class_keys and save_class_keys cut 16-bit floats into: two per
-// multiprocessor, none smaller than a tile.
+// The chunks that count_class_keys and save_class_keys cut 16-bit floats into (n > 0): two
+// per multiprocessor, none smaller than a tile.
 inline std::size_t class_chunk_count(std::size_t n, const detail::device_facts& facts) {
   const std::size_t tiles = (n + class_tile_keys - 1) / class_tile_keys;
   const std::size_t most = 2 * std::size_t(facts.multiprocessors);
-  return tiles < 1 ? 1 : tiles < most ? tiles : most;
+  return tiles < most ? tiles : most;
 }
 
 // How count_values runs on a device: its histogram cut into 2^slice_bits slices so that one
