@@ -71,7 +71,7 @@ void run_par_strategy(par_strategy strategy,
     // Where the cluster sort cannot run (a GPU without clusters or without the shared memory,
     // code compiled for an older target) or n is more than a cluster holds here, the small
     // tiles take its place: at the sizes tables give clusters, they beat the large tiles on
-    // every GPU measured (bench/results/2026-11-23-h100-par-sweep.json).
+    // every GPU measured (bench/results/2026-11-23-h100-par-sweep.json.xz).
     case par_strategy::cluster_small:
       if (!radix::sort_in_one_cluster<cluster_tiling_small_sm90>(request))
         radix::sort<radix_tuning_small_tiles_sm90>(request);

@@ -22,7 +22,7 @@ import os
 import statistics
 import sys
 
-from bench_table import key_value_bytes, parse_name
+from bench_table import key_value_bytes, load_results, parse_name
 
 
 # Google Benchmark's time units, in microseconds.
@@ -33,8 +33,7 @@ def rows_of(path):
     """{(op, backend, type, distribution, n): microseconds} and the GPU name of one Google
     Benchmark JSON: the median aggregate where repetitions ran (its run_name is the
     benchmark's own name, without the aggregate's suffix), else the one run."""
-    with open(path) as f:
-        data = json.load(f)
+    data = load_results(path)
     times = {}
     for bench in data.get("benchmarks", []):
         if bench.get("run_type") == "aggregate" and bench.get("aggregate_name") != "median":

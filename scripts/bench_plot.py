@@ -13,14 +13,13 @@ python3-matplotlib, which the script installs with apt-get when it runs as root 
 module is missing (no PyPI).
 """
 
-import json
 import math
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_table import (REFERENCE_PREFIX, collect, leader, member_order,  # noqa: E402
+from bench_table import (REFERENCE_PREFIX, collect, leader, load_results, member_order,  # noqa: E402
                          reference_backend)
 
 
@@ -86,8 +85,7 @@ def main():
         sys.exit(__doc__)
     source = sys.argv[1]
     target = sys.argv[2] if len(sys.argv) == 3 else os.path.splitext(source)[0] + ".png"
-    with open(source) as f:
-        data = json.load(f)
+    data = load_results(source)
     results = collect(data.get("benchmarks", []))
     found = panels(results)
     if not found:

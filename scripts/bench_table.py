@@ -28,10 +28,13 @@ companions) and its reference (one group after the other, in the order they ran)
 Each group's tables have the sizes its rows ran at (the radix rows 2^10..2^28, the merge
 rows 2^10..2^28, the bucket_bitonic rows 2^20..2^28).
 With --benchmark_repetitions the median aggregate is used; otherwise the median of the runs.
+A results file may be xz-compressed (results.json.xz), as bench/results keeps them; every
+script here reads either (load_results).
 Python 3 standard library only.
 """
 
 import json
+import lzma
 import statistics
 import sys
 
@@ -323,6 +326,16 @@ def parse_args(args):
     return paths[0], ceiling_tbps
 
 
+def load_results(path):
+    """One Google Benchmark JSON: from stdin where path is "-", xz-compressed where the name
+    ends in .xz."""
+    if path == "-":
+        return json.load(sys.stdin)
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
 def main(argv):
     if any(arg in ("-h", "--help") for arg in argv[1:]):
         print(__doc__.strip(), file=sys.stderr)
@@ -332,11 +345,7 @@ def main(argv):
     except ValueError as error:
         print(f"bench_table.py: {error}", file=sys.stderr)
         return 2
-    if path == "-":
-        data = json.load(sys.stdin)
-    else:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+    data = load_results(path)
     sys.stdout.write(build_tables(data, copy_ceiling_tbps))
     return 0
 

@@ -14,13 +14,13 @@ host_sort/u32/ranks:<G>/total:<n>, partition_kernels/u32/ranks:<G>/n:<n>. Every 
 total size, one line per configuration, one panel per op.
 """
 
-import json
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_plot import import_pyplot  # noqa: E402
+from bench_table import load_results  # noqa: E402
 
 SORT_ROW = re.compile(
     r"^(sort|sort_by_key)/(cub_radix|distributed|distributed_sort_first|distributed_sort_first_nccl|distributed_partition_first)/([^/]+)/ranks:(\d+)/total:(\d+)/")
@@ -37,8 +37,7 @@ def log2_text(n):
 def read(paths):
     sorts, all_to_all, hosts = {}, {}, {}
     for path in paths:
-        with open(path) as f:
-            data = json.load(f)
+        data = load_results(path)
         rows(data, sorts, all_to_all, hosts)
     return data["context"], sorts, all_to_all, hosts
 

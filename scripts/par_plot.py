@@ -14,14 +14,13 @@ in red (1.5x from 2^13 to 2^22, 1x everywhere). Needs Debian's python3-matplotli
 (installed with apt-get when missing, as scripts/bench_plot.py does).
 """
 
-import json
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_plot import import_pyplot  # noqa: E402
-from bench_table import collect, key_value_bytes  # noqa: E402
+from bench_table import collect, key_value_bytes, load_results  # noqa: E402
 
 COLOURS = {"network": "tab:cyan", "cluster_small": "tab:green", "cluster_medium": "tab:olive",
            "merge": "tab:purple",
@@ -59,8 +58,7 @@ def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(argv[1]) as f:
-        data = json.load(f)
+    data = load_results(argv[1])
     gpu_name = "h100" if "H100" in data.get("context", {}).get("gpu", "") else "h200"
     table_path = argv[2] if len(argv) > 2 else os.path.join(
         here, "..", "policies", "tuning", f"par_table_{gpu_name}.cuh")

@@ -18,12 +18,12 @@ bandwidth (one read and one write of keys and values) against the device copy of
 run; last, the host time of one call (host/ rows). Python 3 standard library only.
 """
 
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_table import collect, fmt_size, key_value_bytes, markdown_table  # noqa: E402
+from bench_table import (collect, fmt_size, key_value_bytes, load_results,  # noqa: E402
+                         markdown_table)
 
 TYPES = ("u32", "f32", "u64", "f64", "u32+u32", "u64+u32", "u8", "u16")
 VARIANTS = ("par", "par_pool", "par_mallocasync", "thrust")
@@ -43,8 +43,7 @@ def ratio_cell(a, b):
 def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__)
-    with open(argv[1]) as f:
-        data = json.load(f)
+    data = load_results(argv[1])
     results = collect(data.get("benchmarks", []))
     context = data.get("context", {})
     sizes = sorted({n for (op, b, t, d, n) in results if b == "par" and op != "host"})

@@ -37,12 +37,11 @@ Sizes past the last row go to the one-sweep sort (choose_par_strategy in
 policies/select.cuh). The GPU name and date come from the JSON's context.
 """
 
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_table import collect, key_value_bytes  # noqa: E402
+from bench_table import collect, key_value_bytes, load_results  # noqa: E402
 
 STRATEGIES = ("cluster_small", "cluster_medium", "merge",
               "onesweep_small_tiles", "msd_buckets", "onesweep_mid_tiles", "onesweep")
@@ -223,8 +222,7 @@ NETWORK_PAIRS_MOST_KEYS = 4096  # one cluster of 8 blocks of 256 x 2 (tuning/sm9
 
 def load(path):
     """(the JSON's context, its rows by parsed name) of one benchmark run."""
-    with open(path) as f:
-        data = json.load(f)
+    data = load_results(path)
     return data.get("context", {}), collect(data.get("benchmarks", []))
 
 

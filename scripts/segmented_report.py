@@ -28,13 +28,13 @@ a message on stderr and the report is written all the same. Python 3 standard li
 (matplotlib optional).
 """
 
-import json
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_table import collect, fmt_size, key_value_bytes, markdown_table, parse_name  # noqa: E402
+from bench_table import (collect, fmt_size, key_value_bytes, load_results,  # noqa: E402
+                         markdown_table, parse_name)
 
 OP = "segmented"
 TYPES = ("u32", "f32", "u32+u32")
@@ -275,11 +275,7 @@ def main(argv):
     if len(paths) != 1:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    if paths[0] == "-":
-        data = json.load(sys.stdin)
-    else:
-        with open(paths[0], encoding="utf-8") as f:
-            data = json.load(f)
+    data = load_results(paths[0])
     report, results, sizes, types, distributions = build_report(data)
     sys.stdout.write(report)
     if plot_path:
