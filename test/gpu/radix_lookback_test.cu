@@ -4,6 +4,7 @@
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
 
+#include <gpusort/detail/backends/radix/lookback.cuh>
 #include <gpusort/sort.cuh>
 
 #include <cstdint>
@@ -47,6 +48,20 @@ TEST_F(RadixLookback, ManyMoreTilesThanResidentBlocks) {
   const std::size_t n = (std::size_t(1) << 22) + 13;  // about 11000 tiles of 384 keys
   expect_sorts_keys<std::uint32_t>(policy, n, distribution::uniform, false, 21);
   expect_sorts_pairs<std::uint32_t>(policy, n, distribution::zipf_like, true, 22);
+}
+
+// Every tile count up to a few look-back steps, with the last tile full, short by one key, or
+// one key long: each walk back ends in a step of every length up to the look-back's width.
+TEST_F(RadixLookback, WalksOfEveryLengthAroundTheLookBackWidth) {
+  const gpusort::radix_policy<one_key_tiles> policy;
+  constexpr std::size_t tile = one_key_tiles::knobs.block_threads;
+  for (std::size_t tiles = 1; tiles <= 3 * gpusort::backends::radix::look_back_width + 1;
+       ++tiles) {
+    for (std::size_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
+      expect_sorts_keys<std::uint32_t>(policy, n, distribution::uniform, false, n);
+      expect_sorts_pairs<std::uint64_t>(policy, n, distribution::few_distinct, true, n + 1);
+    }
+  }
 }
 
 }  // namespace
