@@ -72,6 +72,10 @@ struct radix_shape {
   static constexpr int items_per_thread =
       wanted_items < fitting_items ? wanted_items : fitting_items;
   static constexpr bool rank_match_by_atomic_or = Tuning::knobs.rank_match_by_atomic_or;
+  static constexpr int look_back_width = !has_values_v<Value>
+                                             ? Tuning::knobs.look_back_width
+                                             : Tuning::knobs.look_back_width_with_values;
+  static_assert(look_back_width >= 1, "gpusort::radix: look_back_width must be at least 1");
   // Register budget of onesweep_pass: at least this many blocks resident per SM.
   static constexpr int onesweep_blocks =
       !has_values_v<Value> ? Tuning::knobs.onesweep_blocks_per_multiprocessor
@@ -452,7 +456,7 @@ struct onesweep_tile {
       if (d >= digits) continue;
       std::uint32_t before = 0;
       if (tile_number > 0) {
-        before = look_back(status, tile_number, digits, d);
+        before = look_back<shape::look_back_width>(status, tile_number, digits, d);
         publish_digit_status(tile_status() + d, before + std::uint32_t(counts[b]),
                              digit_status::prefix_count);
       }

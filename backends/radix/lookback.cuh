@@ -37,31 +37,28 @@ __device__ __forceinline__ void publish_digit_status(std::uint32_t* word, std::u
       digit_status::pack(count, kind), cuda::std::memory_order_relaxed);
 }
 
-// How many predecessors' words a look-back step loads at once. Where a pass is about one wave
-// of tiles, most tiles walk back over many predecessors that have published only their own
-// counts, one dependent load from L2 each; loading four at a time cut u32 sorts at 2^20-2^22
-// by 11-12 % and at 2^24 by 6 % (H200, bench/results/NOTES.md); eight did worse than four.
-inline constexpr int look_back_width = 4;
-
 __device__ __forceinline__ std::uint32_t load_digit_status(std::uint32_t* word) {
   return cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*word).load(
       cuda::std::memory_order_relaxed);
 }
 
 // Keys of `digit` in tiles [0, tile) of this portion. `status` is [tiles][digits]. Each step
-// loads the next look_back_width predecessors' words together, then adds them up newest first
-// until one includes everything before it, waiting only on the words it still needs.
+// loads the next Width predecessors' words together, then adds them up newest first until one
+// includes everything before it, waiting only on the words it still needs. Where a pass is
+// about one wave of tiles, most tiles walk back over many predecessors that have published
+// only their own counts, one dependent load from L2 each at Width 1.
+template <int Width>
 __device__ __forceinline__ std::uint32_t look_back(std::uint32_t* status, int tile, int digits,
                                                    int digit) {
   const auto word_of = [&](int t) { return status + std::size_t(t) * digits + digit; };
   std::uint32_t before = 0;
-  for (int newest = tile - 1; newest >= 0; newest -= look_back_width) {
-    std::uint32_t seen[look_back_width] = {};
+  for (int newest = tile - 1; newest >= 0; newest -= Width) {
+    std::uint32_t seen[Width] = {};
 #pragma unroll
-    for (int i = 0; i < look_back_width; ++i)
+    for (int i = 0; i < Width; ++i)
       if (newest - i >= 0) seen[i] = load_digit_status(word_of(newest - i));
 #pragma unroll
-    for (int i = 0; i < look_back_width && newest - i >= 0; ++i) {
+    for (int i = 0; i < Width && newest - i >= 0; ++i) {
       while (seen[i] == 0) seen[i] = load_digit_status(word_of(newest - i));
       before += digit_status::count_of(seen[i]);
       if (digit_status::is_prefix(seen[i])) return before;

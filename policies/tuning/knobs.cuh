@@ -61,6 +61,11 @@ struct radix_knobs {
   // Both: how a warp finds the lanes whose keys share its digit (true: a shared atomicOr per
   // key; false: ballots).
   bool rank_match_by_atomic_or = false;
+  // How many predecessors' words a tile's look-back loads at once (backends/radix/lookback.cuh):
+  // more cut the walk back where many tiles wait on each other, and cost look-back table
+  // traffic where the walk is short or hidden.
+  int look_back_width = 1;              // keys only
+  int look_back_width_with_values = 1;  // pairs
   // Pairs of integer keys: the values take an exchange of their own beside the keys' where a
   // whole tile of both fits exchange_bytes_with_values (else they replace the keys in theirs,
   // and each key's digit is kept for them).

@@ -44,6 +44,12 @@ struct radix_tuning_sm90 final {
     // How a warp finds the lanes whose keys share its digit, in the rank: a shared-memory
     // atomicOr per key (false: eight ballots per key, CUB's default). Within 2 % either way.
     k.rank_match_by_atomic_or = false;
+    // The look-back loads four predecessors' words at once for keys: u32 -11-12 % at
+    // 2^20-2^22, -4-7 % from 2^24 (eight no better). Pairs load one at a time: they load
+    // their values before the look-back, which hides its waiting, and four cost u32+u32 +8 %
+    // and u64+u32 +5 % at 2^28 in look-back table traffic (H200, bench/results/NOTES.md).
+    k.look_back_width = 4;
+    k.look_back_width_with_values = 1;
     // Keys only: 4-byte keys stay in registers through the rank; 8-byte keys are read again
     // (held, u64 keys and their bits spilled 136 bytes at 56 registers; reloaded: none, and
     // the u64 sort 5-6 % faster on the H100, bench/results/NOTES.md).
@@ -101,7 +107,8 @@ struct radix_tuning_sm90 final {
 };
 
 // radix_tuning_sm90 with other one-sweep tiles: `threads` x `items` keys (with values too)
-// per tile, `blocks` of them resident per SM.
+// per tile, `blocks` of them resident per SM. These run at sizes of about one wave of tiles
+// per pass, where pairs gain from the wide look-back too (u32+u32 at 2^21 -6-9 %, H200).
 constexpr radix_knobs onesweep_tiles_sm90(int threads, int items, int blocks) {
   radix_knobs k = radix_tuning_sm90::knobs;
   k.block_threads = threads;
@@ -109,6 +116,7 @@ constexpr radix_knobs onesweep_tiles_sm90(int threads, int items, int blocks) {
   k.items_per_thread_with_values = items;
   k.onesweep_blocks_per_multiprocessor = blocks;
   k.onesweep_blocks_per_multiprocessor_with_values = blocks;
+  k.look_back_width_with_values = k.look_back_width;
   return k;
 }
 

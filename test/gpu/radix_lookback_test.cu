@@ -4,7 +4,6 @@
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
 
-#include <gpusort/detail/backends/radix/lookback.cuh>
 #include <gpusort/sort.cuh>
 
 #include <cstdint>
@@ -26,6 +25,15 @@ struct one_key_tiles {
   static constexpr gpusort::radix_knobs knobs = [] {
     gpusort::radix_knobs k = gpusort::radix_tuning_sm90::knobs;
     k.items_per_thread = 1;
+    return k;
+  }();
+};
+
+// One key per thread, and pairs' look-back as wide as the keys'.
+struct one_key_tiles_wide_look_back {
+  static constexpr gpusort::radix_knobs knobs = [] {
+    gpusort::radix_knobs k = one_key_tiles::knobs;
+    k.look_back_width_with_values = k.look_back_width;
     return k;
   }();
 };
@@ -53,9 +61,11 @@ TEST_F(RadixLookback, ManyMoreTilesThanResidentBlocks) {
 // Every tile count up to a few look-back steps, with the last tile full, short by one key, or
 // one key long: each walk back ends in a step of every length up to the look-back's width.
 TEST_F(RadixLookback, WalksOfEveryLengthAroundTheLookBackWidth) {
-  const gpusort::radix_policy<one_key_tiles> policy;
-  constexpr std::size_t tile = one_key_tiles::knobs.block_threads;
-  for (std::size_t tiles = 1; tiles <= 3 * gpusort::backends::radix::look_back_width + 1;
+  using tuning = one_key_tiles_wide_look_back;
+  static_assert(tuning::knobs.look_back_width > 1, "the test needs a wide look-back");
+  const gpusort::radix_policy<tuning> policy;
+  constexpr std::size_t tile = tuning::knobs.block_threads;
+  for (std::size_t tiles = 1; tiles <= 3 * std::size_t(tuning::knobs.look_back_width) + 1;
        ++tiles) {
     for (std::size_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
       expect_sorts_keys<std::uint32_t>(policy, n, distribution::uniform, false, n);

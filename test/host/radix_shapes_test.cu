@@ -85,6 +85,20 @@ TEST(RadixShapes, PairsOfIntegerKeysStageTheirValuesBesideTheKeysWhereTheTileFit
   EXPECT_TRUE((radix::radix_shape<sm90, std::uint64_t, std::uint32_t>::keeps_digits));
 }
 
+// The look-back width of keys-only sorts and of pairs each from its own knob; the tilings for
+// mid sizes give pairs the keys' width.
+TEST(RadixShapes, KeysAndPairsTakeTheirOwnLookBackWidth) {
+  using sm90 = gpusort::radix_tuning_sm90;
+  using mid = gpusort::radix_tuning_mid_tiles_sm90;
+  EXPECT_EQ((radix::radix_shape<sm90, std::uint32_t, no_values>::look_back_width),
+            sm90::knobs.look_back_width);
+  EXPECT_EQ((radix::radix_shape<sm90, std::uint32_t, std::uint32_t>::look_back_width),
+            sm90::knobs.look_back_width_with_values);
+  EXPECT_EQ((radix::radix_shape<mid, std::uint64_t, std::uint32_t>::look_back_width),
+            sm90::knobs.look_back_width);
+  EXPECT_NE(sm90::knobs.look_back_width, sm90::knobs.look_back_width_with_values);
+}
+
 TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
   using narrow = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint32_t, no_values>;
   using wide = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint64_t, std::uint32_t>;
