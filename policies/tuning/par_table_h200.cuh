@@ -32,12 +32,12 @@ inline constexpr par_dispatch_row par_table_h200_rows[] = {
     {4, true, 2097152, par_strategy::onesweep_mid_tiles},
     {8, false, 524288, par_strategy::merge},
     {8, false, 741455, par_strategy::msd_buckets},
-    {8, false, 741455, par_strategy::merge},
-    {8, false, 2965821, par_strategy::merge},
-    {8, true, 524288, par_strategy::merge},
+    {8, false, 741455, par_strategy::onesweep_mid_tiles},
+    {8, true, 370728, par_strategy::merge},
     {8, true, 741455, par_strategy::msd_buckets},
     {8, true, 741455, par_strategy::merge},
-    {8, true, 2097152, par_strategy::merge},
+    {8, true, 1048576, par_strategy::merge},
+    {8, true, 4194304, par_strategy::onesweep_mid_tiles},
 };
 
 inline constexpr par_tuned_table par_table_h200{
