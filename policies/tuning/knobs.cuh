@@ -76,6 +76,10 @@ struct radix_knobs {
   int digit_bits = 0;                  // both: bits sorted per pass
   int histogram_blocks_per_sm = 0;     // both: the up-front histogram's blocks per SM
   int histogram_items_per_thread = 0;  // both: and the keys each of its threads loads at once
+  // both: up to histogram_small_max_keys keys, histogram_small_blocks_per_sm blocks per SM
+  // instead (0: histogram_blocks_per_sm at every size)
+  int histogram_small_blocks_per_sm = 0;
+  std::size_t histogram_small_max_keys = 0;
   std::size_t max_portion_keys = 0;    // both: keys per launch of a pass (at most 2^30 - 1)
   // both, the sort by buckets only (backends/radix/msd_buckets.cuh): each bucket's cluster
   // takes this many per cent more keys than an even share of n

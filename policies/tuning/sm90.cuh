@@ -60,6 +60,12 @@ struct radix_tuning_sm90 final {
     // each thread loads at once (4 and 8, or 8 and 4: the same time).
     k.histogram_blocks_per_sm = 4;
     k.histogram_items_per_thread = 8;
+    // Up to 2^23 keys two blocks per SM, each with more of the keys: fewer blocks flush their
+    // 1024 counters by global atomics (par, H200: 2^21 u32 -6 %, f32 -7 %, u32+u32 -6 %, u64
+    // -3 %; 2^20, 2^22 and 2^23 -1-3 %; fewer keys per thread instead lost 2-4 us at 2^20;
+    // bench/results/NOTES.md).
+    k.histogram_small_blocks_per_sm = 2;
+    k.histogram_small_max_keys = std::size_t(1) << 23;
     // Each pass runs in portions of at most this many keys (one launch each; the look-back
     // table holds one portion): 2^28 keys are one portion. At most 2^30 - 1.
     k.max_portion_keys = std::size_t(1) << 29;
