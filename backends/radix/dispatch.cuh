@@ -12,6 +12,7 @@
 #include "../common/resident_grid.cuh"
 #include "counting_sort.cuh"
 #include "kernels.cuh"
+#include "wide_key_tile.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -93,7 +94,8 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
   auto* status = storage.at<std::uint32_t>(at.status);
 
   const bits_type flip = order_flip<Key>(descending);
-  const int streaming_blocks = multiprocessor_count() * Tuning::knobs.histogram_blocks_per_sm;
+  const int multiprocessors = multiprocessor_count();
+  const int streaming_blocks = multiprocessors * Tuning::knobs.histogram_blocks_per_sm;
 
   const auto tiles_of_portion = [&](std::size_t p) {
     const std::size_t begin = p * portion;
@@ -110,7 +112,7 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
   const bool small_histogram = Tuning::knobs.histogram_small_blocks_per_sm > 0 &&
                                n <= Tuning::knobs.histogram_small_max_keys;
   const int histogram_grid =
-      small_histogram ? multiprocessor_count() * Tuning::knobs.histogram_small_blocks_per_sm
+      small_histogram ? multiprocessors * Tuning::knobs.histogram_small_blocks_per_sm
                       : streaming_blocks;
   const unsigned histogram_blocks =
       resident_grid<count_all_digits<Tuning, Key>, shape::block_threads>(
@@ -189,13 +191,28 @@ bool sort_by_counting_if_narrow(const sort_request<Key, Value, Compare, Stable>&
   return false;
 }
 
+// Whether a keys-only sort of n keys takes the wide keys' larger tile here (wide_key_tile.cuh).
+template <class Tuning, class Key, class Value>
+bool takes_wide_key_tile(std::size_t n) {
+  if constexpr (has_wide_key_tile<Tuning, Key, Value>())
+    return at_least(n, Tuning::knobs.wide_key_min_keys) &&
+           wide_key_tiles_resident<Tuning, Key, Value>();
+  else
+    return false;
+}
+
 // Sorts the request's keys (and values alongside, unless Value is no_values) by the key's
 // radix order, reversed for a descending comparator. Stable even where the request need not
 // be. Enqueued on the request's stream, no synchronisation. Narrow integer keys without
-// values are counted, not moved, from the knobs' thresholds on (sort_by_counting_if_narrow).
+// values are counted, not moved, from the knobs' thresholds on (sort_by_counting_if_narrow);
+// wide keys without values take a larger tile at large sizes where the device holds it
+// (wide_key_tile.cuh).
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   if (sort_by_counting_if_narrow<Tuning>(request)) return;
+  if constexpr (has_wide_key_tile<Tuning, Key, Value>())
+    if (takes_wide_key_tile<Tuning, Key, Value>(request.count))
+      return onesweep_sort<wide_key_tuning<Tuning>>(request);
   onesweep_sort<Tuning>(request);
 }
 
