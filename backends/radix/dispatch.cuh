@@ -12,7 +12,7 @@
 #include "../common/resident_grid.cuh"
 #include "counting_sort.cuh"
 #include "kernels.cuh"
-#include "wide_key_tile.cuh"
+#include "large_input_tile.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -191,12 +191,12 @@ bool sort_by_counting_if_narrow(const sort_request<Key, Value, Compare, Stable>&
   return false;
 }
 
-// Whether a keys-only sort of n keys takes the wide keys' larger tile here (wide_key_tile.cuh).
+// Whether a keys-only sort of n keys takes the large-input tile here (large_input_tile.cuh).
 template <class Tuning, class Key, class Value>
-bool takes_wide_key_tile(std::size_t n) {
-  if constexpr (has_wide_key_tile<Tuning, Key, Value>())
-    return at_least(n, Tuning::knobs.wide_key_min_keys) &&
-           wide_key_tiles_resident<Tuning, Key, Value>();
+bool takes_large_input_tile(std::size_t n) {
+  if constexpr (has_large_input_tile<Tuning, Key, Value>())
+    return at_least(n, large_input_min_keys<Tuning, Key>()) &&
+           large_input_tiles_resident<Tuning, Key, Value>();
   else
     return false;
 }
@@ -205,14 +205,14 @@ bool takes_wide_key_tile(std::size_t n) {
 // radix order, reversed for a descending comparator. Stable even where the request need not
 // be. Enqueued on the request's stream, no synchronisation. Narrow integer keys without
 // values are counted, not moved, from the knobs' thresholds on (sort_by_counting_if_narrow);
-// wide keys without values take a larger tile at large sizes where the device holds it
-// (wide_key_tile.cuh).
+// other keys without values take a tile of more keys per thread at large sizes where the
+// device holds it (large_input_tile.cuh).
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   if (sort_by_counting_if_narrow<Tuning>(request)) return;
-  if constexpr (has_wide_key_tile<Tuning, Key, Value>())
-    if (takes_wide_key_tile<Tuning, Key, Value>(request.count))
-      return onesweep_sort<wide_key_tuning<Tuning>>(request);
+  if constexpr (has_large_input_tile<Tuning, Key, Value>())
+    if (takes_large_input_tile<Tuning, Key, Value>(request.count))
+      return onesweep_sort<large_input_tuning<Tuning>>(request);
   onesweep_sort<Tuning>(request);
 }
 

@@ -55,11 +55,16 @@ struct radix_knobs {
   // wide keys or values. Beyond 48 KB the tile takes dynamic shared memory.
   int exchange_bytes = 0;              // keys only
   int exchange_bytes_with_values = 0;  // pairs
-  // Keys only, from wide_key_min_keys keys: a tile may take this much shared memory instead of
-  // exchange_bytes where that gives it more keys (wide keys: backends/radix/wide_key_tile.cuh)
-  // and the device still holds onesweep_blocks_per_multiprocessor such tiles per SM (0: never).
-  int wide_key_exchange_bytes = 0;
-  std::size_t wide_key_min_keys = 0;
+  // Keys only, large inputs (backends/radix/large_input_tile.cuh): from large_input_min_keys
+  // keys (floating-point keys from large_input_min_float_keys), tiles of up to
+  // large_input_items_per_thread keys per thread in large_input_exchange_bytes, each key read
+  // again when staged rather than held through the rank; where that gives the key type more
+  // keys per tile and the device holds onesweep_blocks_per_multiprocessor such tiles per SM
+  // (0 items: never).
+  int large_input_items_per_thread = 0;
+  int large_input_exchange_bytes = 0;
+  std::size_t large_input_min_keys = 0;
+  std::size_t large_input_min_float_keys = 0;
   // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
   int onesweep_blocks_per_multiprocessor = 0;              // keys only
   int onesweep_blocks_per_multiprocessor_with_values = 0;  // pairs

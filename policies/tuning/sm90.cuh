@@ -22,24 +22,29 @@ struct radix_tuning_sm90 final {
     // where kept) fits this much shared memory, next to the digits' output pointers (2 KB,
     // pairs 4 KB). Beyond 48 KB the tile takes dynamic shared memory (at most 60 KB here, so
     // that with the pointers every tile fits sm_75's 64 KB). Keys only: u64 keys get 15 items
-    // below 2^24 (17 or 18: 14-17 % slower on the H100; from 2^24 the wide-key tile below);
+    // below 2^24 (17 or 18: 14-17 % slower on the H100; from 2^24 the large-input tile below);
     // with values: u32+u32 19 (H100, whole sorts at 2^24 and
     // 2^26: 21 3-5 % slower, 20 1 %, 18 4-5 %, 17 7 %, 23 9 %; the register budget spills
     // differently at each), u64+u32 17 (H200: 1.6 % slower than 18, which needed 62 KB
     // before the values had pointers of their own; 13: 6 % slower, 16: 3 % slower).
     k.exchange_bytes = 46 * 1024;
     k.exchange_bytes_with_values = 60 * 1024;
-    // Keys only, from 2^24 keys where an SM holds three such tiles (sm_90; backends/radix/
-    // wide_key_tile.cuh): 384 x 15 x 9 bytes, so that u64 and i64 keys get 16 items and f64
-    // keys 15 with their kept digit (8-byte keys' tiles are the only ones it widens). H200,
-    // whole sort, time against the 46 KB tile (three rotations in one program, best of
-    // each): u64 2^24 / 2^26 / 2^28 -0.9 / -1.7 / -2.2 %, f64 -1.8 / -3.3 / -4.5 %; 17 items
-    // for u64 -2.7-3.3 % from 2^26 but +0.6 % at 2^24, 18 slower. At 2^19-2^23 it lost up to
-    // 4 % (f64) or stayed within 1.3 % (u64): not there (bench/results/NOTES.md). sm_80's
-    // 163 KB would hold two such tiles instead of three, sm_86/89's 99 KB one instead of two:
-    // the 46 KB tile stays there.
-    k.wide_key_exchange_bytes = 384 * 15 * 9;
-    k.wide_key_min_keys = std::size_t(1) << 24;
+    // Keys only, large inputs (backends/radix/large_input_tile.cuh): tiles of up to 32 keys
+    // per thread in 384 x 15 x 9 bytes, their keys read again when staged. u32 and i32 keys
+    // get 32, f32 27 (each with a kept digit), u64 and i64 16, f64 15; only where an SM holds
+    // three such tiles (sm_90: sm_80 would hold two, sm_86/89 one). H200, whole sorts, time
+    // against the ordinary tile (three or four rotations in one program, best of each):
+    //   u32 32 keys: 2^23 -0.2 %, 2^24 -2.7, 2^25 -6.7, 2^26 -10.5, 2^28 -13.0 (27: -6.4 % at
+    //   2^23 but -9.4 at 2^28; 33: +2.3 % at 2^23, -14.0 at 2^28);
+    //   f32 27 keys: 2^24 +3.0 %, 2^26 -3.2, 2^28 -5.6 (32: +6.3, -4.7, -8.1; below 2^26 its
+    //   two ways to take digits spill more with more keys);
+    //   u64 16 keys: 2^24 -0.9 %, 2^26 -1.7, 2^28 -2.2 (17: +0.6, -2.7, -3.3; 18 slower);
+    //   f64 15 keys: 2^24 -1.8 %, 2^26 -3.3, 2^28 -4.5 (16: 1.1-1.5 % slower than 15).
+    // At 2^19-2^23 8-byte keys gained nothing or lost up to 4 % (bench/results/NOTES.md).
+    k.large_input_items_per_thread = 32;
+    k.large_input_exchange_bytes = 384 * 15 * 9;
+    k.large_input_min_keys = std::size_t(1) << 24;
+    k.large_input_min_float_keys = std::size_t(1) << 25;
     // u32+u32 (and other pairs of integer keys up to 4 bytes with 4-byte values) stage their
     // values beside the keys: a 19-item tile takes 57 KB, and a key and its value leave
     // together (scratch timer, par / CUB, H200: 2^22 1.10 -> 1.17-1.21, 2^24 1.01 -> 1.04-1.05,
@@ -135,7 +140,7 @@ constexpr radix_knobs onesweep_tiles_sm90(int threads, int items, int blocks) {
   k.onesweep_blocks_per_multiprocessor = blocks;
   k.onesweep_blocks_per_multiprocessor_with_values = blocks;
   k.look_back_width_with_values = k.look_back_width;
-  k.wide_key_exchange_bytes = 0;  // (the 384-thread tile's, for large sizes)
+  k.large_input_items_per_thread = 0;  // (the 384-thread tile's, for large sizes)
   return k;
 }
 

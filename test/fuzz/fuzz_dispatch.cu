@@ -67,11 +67,12 @@ std::vector<std::size_t> size_edges_of() {
       std::size_t(cluster_medium::tile_items), std::size_t(cluster_medium::capacity),
       std::size_t(merge::tile_items),          std::size_t(merge::chunk_items),
       std::size_t(bucket::unit_items),         std::size_t(bucket::partition_tile)};
-  // The wide keys' larger tile (keys only, 8-byte keys): its tile and the size it starts at.
-  if constexpr (backends::radix::has_wide_key_tile<radix_tuning_sm90, Key, Value>()) {
-    using wide = radix_shape<backends::radix::wide_key_tuning<radix_tuning_sm90>, Key, Value>;
-    edges.push_back(std::size_t(wide::tile_items));
-    edges.push_back(radix_tuning_sm90::knobs.wide_key_min_keys);
+  // The large-input tile (keys only): its tile and the size it starts at.
+  if constexpr (backends::radix::has_large_input_tile<radix_tuning_sm90, Key, Value>()) {
+    using large =
+        radix_shape<backends::radix::large_input_tuning<radix_tuning_sm90>, Key, Value>;
+    edges.push_back(std::size_t(large::tile_items));
+    edges.push_back(backends::radix::large_input_min_keys<radix_tuning_sm90, Key>());
   }
   // The counting sort of narrow keys and 16-bit floats (keys only): a fill tile and a count
   // step.

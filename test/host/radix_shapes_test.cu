@@ -5,7 +5,7 @@
 #include <gpusort/detail/backends/common/kernel_setup.cuh>
 #include <gpusort/detail/backends/radix/cluster_dispatch.cuh>
 #include <gpusort/detail/backends/radix/kernels.cuh>
-#include <gpusort/detail/backends/radix/wide_key_tile.cuh>
+#include <gpusort/detail/backends/radix/large_input_tile.cuh>
 #include <gpusort/detail/policies/tuning/sm90.cuh>
 
 #include <cuda_fp16.h>
@@ -107,29 +107,42 @@ TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
   EXPECT_GT(dynamic_shared_bytes<wide::storage_t>, 0);
 }
 
-// The wide keys' larger tile (wide_key_tile.cuh) is compiled only where it gives a keys-only
-// tile more keys (8-byte keys under the built-in knobs), never for pairs or par's small and
-// mid tiles, and fits as every tile does.
-TEST(RadixShapes, WideKeyTilesWidenEightByteKeysWithoutValuesOnly) {
+// The large-input tile (large_input_tile.cuh) is compiled only where it gives a keys-only
+// tile more keys, never for pairs, narrow keys (counted at such sizes) or par's small and mid
+// tiles, and fits as every tile does.
+TEST(RadixShapes, LargeInputTilesWidenKeysOnlyTilesOfFourAndEightByteKeys) {
   using sm90 = gpusort::radix_tuning_sm90;
-  using wide = radix::wide_key_tuning<sm90>;
-  EXPECT_TRUE((radix::has_wide_key_tile<sm90, std::uint64_t, no_values>()));
-  EXPECT_TRUE((radix::has_wide_key_tile<sm90, std::int64_t, no_values>()));
-  EXPECT_TRUE((radix::has_wide_key_tile<sm90, double, no_values>()));
-  EXPECT_FALSE((radix::has_wide_key_tile<sm90, std::uint32_t, no_values>()));
-  EXPECT_FALSE((radix::has_wide_key_tile<sm90, float, no_values>()));
-  EXPECT_FALSE((radix::has_wide_key_tile<sm90, std::uint64_t, std::uint32_t>()));
-  EXPECT_FALSE((radix::has_wide_key_tile<sm90, double, double>()));
-  EXPECT_FALSE(
-      (radix::has_wide_key_tile<gpusort::radix_tuning_mid_tiles_sm90, std::uint64_t, no_values>()));
-  EXPECT_FALSE(
-      (radix::has_wide_key_tile<gpusort::radix_tuning_small_tiles_sm90, double, no_values>()));
-  EXPECT_GT((radix::radix_shape<wide, std::uint64_t>::items_per_thread),
+  using large = radix::large_input_tuning<sm90>;
+  EXPECT_TRUE((radix::has_large_input_tile<sm90, std::uint32_t, no_values>()));
+  EXPECT_TRUE((radix::has_large_input_tile<sm90, std::int32_t, no_values>()));
+  EXPECT_TRUE((radix::has_large_input_tile<sm90, float, no_values>()));
+  EXPECT_TRUE((radix::has_large_input_tile<sm90, std::uint64_t, no_values>()));
+  EXPECT_TRUE((radix::has_large_input_tile<sm90, std::int64_t, no_values>()));
+  EXPECT_TRUE((radix::has_large_input_tile<sm90, double, no_values>()));
+  EXPECT_FALSE((radix::has_large_input_tile<sm90, std::uint16_t, no_values>()));
+  EXPECT_FALSE((radix::has_large_input_tile<sm90, __half, no_values>()));
+  EXPECT_FALSE((radix::has_large_input_tile<sm90, std::uint32_t, std::uint32_t>()));
+  EXPECT_FALSE((radix::has_large_input_tile<sm90, std::uint64_t, std::uint32_t>()));
+  EXPECT_FALSE((radix::has_large_input_tile<sm90, double, double>()));
+  EXPECT_FALSE((radix::has_large_input_tile<gpusort::radix_tuning_mid_tiles_sm90, std::uint32_t,
+                                            no_values>()));
+  EXPECT_FALSE((radix::has_large_input_tile<gpusort::radix_tuning_small_tiles_sm90, double,
+                                            no_values>()));
+  EXPECT_GT((radix::radix_shape<large, std::uint32_t>::items_per_thread),
+            (radix::radix_shape<sm90, std::uint32_t>::items_per_thread));
+  EXPECT_GT((radix::radix_shape<large, float>::items_per_thread),
+            (radix::radix_shape<sm90, float>::items_per_thread));
+  EXPECT_GT((radix::radix_shape<large, std::uint64_t>::items_per_thread),
             (radix::radix_shape<sm90, std::uint64_t>::items_per_thread));
-  EXPECT_GT((radix::radix_shape<wide, double>::items_per_thread),
+  EXPECT_GT((radix::radix_shape<large, double>::items_per_thread),
             (radix::radix_shape<sm90, double>::items_per_thread));
-  expect_tile_fits<std::uint64_t, no_values, wide>();
-  expect_tile_fits<double, no_values, wide>();
+  // Floats from their own, larger size.
+  EXPECT_GE((radix::large_input_min_keys<sm90, float>()),
+            (radix::large_input_min_keys<sm90, std::uint32_t>()));
+  expect_tile_fits<std::uint32_t, no_values, large>();
+  expect_tile_fits<float, no_values, large>();
+  expect_tile_fits<std::uint64_t, no_values, large>();
+  expect_tile_fits<double, no_values, large>();
 }
 
 TEST(RadixShapes, ParsSmallTilesFitTheSharedMemoryOfAnSm90) {
