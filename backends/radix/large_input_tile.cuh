@@ -6,8 +6,8 @@
 // u32 keys) is then spread over more keys; where a pass is only a few waves of tiles, fewer
 // and longer tiles cost more than that saves, hence the sizes it starts at (floats, whose
 // tile compiles two ways to take its digits and spills more with more keys, from larger
-// ones). Taken only where the device still holds the tuning's blocks per SM of it: an SM
-// with less shared memory than sm_90's would lose a resident block to it.
+// ones). Taken only where the device still holds the tuning's blocks per SM of it, so that no
+// GPU loses a resident block to it.
 #pragma once
 
 #include <gpusort/detail/per_device.cuh>
@@ -56,8 +56,9 @@ constexpr std::size_t large_input_min_keys() {
 }
 
 // Whether the current device holds Tuning's onesweep_blocks_per_multiprocessor large-input
-// tiles of Key per SM (sm_90's 227 KB: yes; sm_80's 163 KB and sm_86/89's 99 KB hold one
-// fewer than of the ordinary tile, and keep that one). Asked once per device.
+// tiles of Key per SM. sm_90's 227 KB: every key type. sm_80's 164 KB: three of ~52 KB (u32,
+// i32, u64, i64) but only two of ~55 KB (f32, f64, with their kept digits), which keep the
+// ordinary tile; sm_86/89's 100 KB: none. Asked once per device.
 template <class Tuning, class Key, class Value>
 bool large_input_tiles_resident() {
   using large = large_input_tuning<Tuning>;

@@ -32,7 +32,7 @@ struct radix_tuning_sm90 final {
     // Keys only, large inputs (backends/radix/large_input_tile.cuh): tiles of up to 32 keys
     // per thread in 384 x 15 x 9 bytes, their keys read again when staged. u32 and i32 keys
     // get 32, f32 27 (each with a kept digit), u64 and i64 16, f64 15; only where an SM holds
-    // three such tiles (sm_90: sm_80 would hold two, sm_86/89 one). H200, whole sorts, time
+    // three such tiles (sm_90; sm_80 for u32, i32, u64 and i64, not measured there). H200, whole sorts, time
     // against the ordinary tile (three or four rotations in one program, best of each):
     //   u32 32 keys: 2^23 -0.2 %, 2^24 -2.7, 2^25 -6.7, 2^26 -10.5, 2^28 -13.0 (27: -6.4 % at
     //   2^23 but -9.4 at 2^28; 33: +2.3 % at 2^23, -14.0 at 2^28);
