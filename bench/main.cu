@@ -1,14 +1,15 @@
 // gpusort_bench: each gpusort backend against its CUB counterpart, on the same data, in the
 // same process, measured the same way (README, "Benchmarks"):
-//   radix_bench.cu   gpusort::radix  vs cub::DeviceRadixSort   (backends radix, cub_radix)
+//   radix_bench.cu   gpusort::radix  vs cub::DeviceRadixSort   (backends radix, cub_radix, and
+//                    cub_radix_size_t: CUB with a std::size_t count, harness/cub_count.cuh)
 //   merge_bench.cu   gpusort::merge  vs cub::DeviceMergeSort and Thrust's merge sort, all with
 //                    the same comparator (backends merge, merge_pool, cub_merge, thrust_merge)
 //   bucket_bitonic_bench.cu  gpusort::bucket_bitonic vs cub::DeviceRadixSort
 //                                                   (backends bucket_bitonic, cub_radix)
 //   par_bench.cu     gpusort::par    vs cub::DeviceRadixSort and thrust::sort (backends par,
-//                    par_pool, par_mallocasync, cub_radix, thrust), the device copy
-//                    (copy/...), host time per call (host/...), and the sweep of par's
-//                    strategies behind its dispatch tables (sweep/...)
+//                    par_pool, par_mallocasync, cub_radix, cub_radix_size_t, thrust), the
+//                    device copy (copy/...), host time per call (host/...), and the sweep of
+//                    par's strategies behind its dispatch tables (sweep/...)
 //   segmented_bench.cu  gpusort::segmented_sort (par, merge) vs cub::DeviceSegmentedSort and,
 //                    for one segment, gpusort::sort (segmented/...), with a copy row of 2^24
 //                    keys (copy/...)
@@ -41,7 +42,7 @@
 //
 // Counters: items_per_second is keys per second. GBps is n * (key + value bytes) * 2 / time:
 // the floor, one read and one write of the data, which any out-of-place sort must move; real
-// sorts move several times that (an LSD radix sort about 36 B/key for u32, see anchors.md; a
+// sorts move several times that (an LSD radix sort about 36 B/key for u32 with 8-bit digits; a
 // merge sort one read and write per merge pass), so GBps divided by the copy bandwidth says
 // how far a sort is from the floor, not how well it uses its passes. temp_bytes is the
 // temporary storage the backend asked for.

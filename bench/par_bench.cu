@@ -11,16 +11,19 @@
 //     par_mallocasync  the same call with an allocator that calls cudaMallocAsync on the
 //                      device's default pool: what the plain call did before gpusort had its
 //                      own pool
-//     cub_radix        cub::DeviceRadixSort, temp storage allocated once up front
+//     cub_radix        cub::DeviceRadixSort, temp storage allocated once up front, an int
+//                      item count
+//     cub_radix_size_t the same with a std::size_t count (harness/cub_count.cuh: faster for
+//                      some types and sizes; the scripts set par against the faster CUB call)
 //     thrust           thrust::sort / thrust::sort_by_key(thrust::cuda::par.on(s), ...)
-//   --benchmark_filter='^sort(_by_key)?/(par|par_pool|par_mallocasync|cub_radix|thrust)/'
+//   --benchmark_filter='^sort(_by_key)?/(par|par_pool|par_mallocasync|cub_radix|cub_radix_size_t|thrust)/'
 //   runs these (at even powers of two the CUB rows are radix_bench.cu's: the same names and data).
-//   sort/<par|cub_radix|thrust>/<u8|u16|i8|i16|f16|bf16>/uniform/<n> and
+//   sort/<par|cub_radix|cub_radix_size_t|thrust>/<u8|u16|i8|i16|f16|bf16>/uniform/<n> and
 //   sort_by_key/.../<u8|u16>+u32/uniform/<n>, n = 2^16, 2^20, 2^22, 2^23, 2^24, 2^26, 2^28:
 //   narrow keys; par counts keys without values (8-bit integers from 2^16, 16-bit integers
 //   and floats from 2^22: backends/radix/counting_sort.cuh), the rest take its one-sweep
 //   passes;
-//   --benchmark_filter='^sort(_by_key)?/(par|cub_radix|thrust)/(u8|u16|i8|i16|f16|bf16)[/+]'
+//   --benchmark_filter='^sort(_by_key)?/(par|cub_radix[^/]*|thrust)/(u8|u16|i8|i16|f16|bf16)[/+]'
 //   runs these only.
 //   copy/cuda_memcpy/u32/uniform/<n>: the device-to-device copy every result is set against.
 //   host/<par|cub_radix>/u32/uniform/<n>: host time of one call (n = 2^10 and 2^20).
@@ -57,6 +60,8 @@ inline constexpr sort_row pooled_call{"par_pool", side::gpusort, storage_source:
 inline constexpr sort_row mallocasync_call{"par_mallocasync", side::gpusort,
                                            storage_source::device_default_pool};
 inline constexpr sort_row cub_call{"cub_radix", side::cub, storage_source::bench_pool};
+inline constexpr sort_row cub_size_t_call{"cub_radix_size_t", side::cub_size_t_count,
+                                          storage_source::bench_pool};
 inline constexpr sort_row thrust_call{"thrust", side::thrust, storage_source::gpusort_default};
 
 // Each row at each size, verified against the reference as every par benchmark is. With
@@ -70,7 +75,7 @@ void register_par_rows(bench_context& context, const std::vector<std::size_t>& s
   for (std::size_t n : sizes)
     for (const sort_row& r : rows) {
       const bool even_power = (n & (n - 1)) == 0 && __builtin_ctzll(n) % 2 == 0;
-      if (r.which == side::cub && even_power && cub_in_radix_bench) continue;
+      if (is_cub(r.which) && even_power && cub_in_radix_bench) continue;
       const std::string name =
           benchmark_name(par_case::op_name(), r.backend, case_type_name<Key, Value>(), n);
       register_sort_benchmark<cached>(context, name, r.which, n, key_distribution::uniform,
@@ -87,7 +92,8 @@ void register_par_type(bench_context& context, int max_log2, bool cub_in_radix_b
        {std::size_t(1000), std::size_t(3000), std::size_t(100000), std::size_t(3000001)})
     if (odd <= (std::size_t(1) << max_log2)) sizes.push_back(odd);
   register_par_rows<Key, Value>(
-      context, sizes, {plain_call, pooled_call, mallocasync_call, cub_call, thrust_call},
+      context, sizes,
+      {plain_call, pooled_call, mallocasync_call, cub_call, cub_size_t_call, thrust_call},
       cub_in_radix_bench);
 }
 
@@ -102,9 +108,10 @@ void register_narrow_type(bench_context& context, int max_log2) {
     if (log2 <= max_log2) sizes.push_back(std::size_t(1) << log2);
   // (thrust::sort has no radix path for __half and __nv_bfloat16: no thrust row for them.)
   if constexpr (std::is_arithmetic_v<Key>)
-    register_par_rows<Key, Value>(context, sizes, {plain_call, cub_call, thrust_call}, false);
+    register_par_rows<Key, Value>(context, sizes,
+                                  {plain_call, cub_call, cub_size_t_call, thrust_call}, false);
   else
-    register_par_rows<Key, Value>(context, sizes, {plain_call, cub_call}, false);
+    register_par_rows<Key, Value>(context, sizes, {plain_call, cub_call, cub_size_t_call}, false);
 }
 
 

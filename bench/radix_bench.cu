@@ -4,7 +4,8 @@
 // Names: sort/radix/<type>/uniform/<n> and sort/cub_radix/<type>/uniform/<n> for u32, u64 and
 // f32 keys, sort_by_key/radix/u32+u32/uniform/<n> and sort_by_key/cub_radix/u32+u32/... for
 // u32 keys with u32 index values (and u64+u32 likewise); n = 2^10, 2^12, ..., 2^28 (up to
-// --gpusort_max_log2).
+// --gpusort_max_log2). cub_radix calls CUB with an int item count, cub_radix_size_t (the same
+// names otherwise) with a std::size_t one (harness/cub_count.cuh).
 // --benchmark_filter='radix/.*/uniform' runs these only (a regex: write "u32\+u32" for the
 // pairs); 'radix' alone also runs bucket_bitonic_bench.cu's CUB rows on skewed keys, named
 // cub_radix too. The u32 and f32 uniform CUB rows here are also bucket_bitonic_bench.cu's
@@ -29,10 +30,12 @@ void register_radix_type(bench_context& context, int max_log2) {
   using cached = verified_case<radix_case, gpusort::radix>;
   for (int log2 = 10; log2 <= max_log2; log2 += 2) {
     const std::size_t n = std::size_t(1) << log2;
-    for (side which : {side::gpusort, side::cub}) {
-      const std::string name = benchmark_name(radix_case::op_name(),
-                                              which == side::gpusort ? "radix" : "cub_radix",
-                                              case_type_name<Key, Value>(), n);
+    for (side which : {side::gpusort, side::cub, side::cub_size_t_count}) {
+      const char* backend = which == side::gpusort ? "radix"
+                            : which == side::cub   ? "cub_radix"
+                                                   : "cub_radix_size_t";
+      const std::string name =
+          benchmark_name(radix_case::op_name(), backend, case_type_name<Key, Value>(), n);
       register_sort_benchmark<cached>(context, name, which, n);
     }
   }

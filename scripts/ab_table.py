@@ -7,7 +7,8 @@ Usage:
 
 Files named ab-old-* (or, with --old=PREFIX, PREFIX*) are the build before a change, every
 other file the build after it. For each op,
-type, distribution and size where both a gpusort backend and cub_radix ran, writes gpusort ÷ CUB (CUB's time
+type, distribution and size where both a gpusort backend and cub_radix ran, writes gpusort ÷ CUB (CUB's time,
+the faster of cub_radix and cub_radix_size_t where both ran,
 ÷ gpusort's, each pair from the same run), the mean over each side's runs, the change from
 old to new, and each side's spread (max - min of its ratios); and the new build's bytes moved ÷ time (one
 read and one write of keys and values, the floor of any sort) against the device copy of the
@@ -22,7 +23,7 @@ import os
 import statistics
 import sys
 
-from bench_table import key_value_bytes, load_results, parse_name
+from bench_table import REFERENCE_ALTERNATIVES, key_value_bytes, load_results, parse_name
 
 
 # Google Benchmark's time units, in microseconds.
@@ -88,7 +89,10 @@ def main(paths, old_prefix="ab-old"):
                     continue
                 if side == "new":
                     new_times.setdefault(key, []).append(microseconds)
-                cub = times.get((op, "cub_radix", key_type, distribution, n))
+                # CUB's faster call in this run (the least time of its int and size_t counts).
+                cub_times = [times.get((op, call, key_type, distribution, n))
+                             for call in ("cub_radix",) + REFERENCE_ALTERNATIVES["cub_radix"]]
+                cub = min((t for t in cub_times if t is not None), default=None)
                 if cub is not None:
                     ratios[side].setdefault(key, []).append(cub / microseconds)
     print(f"# gpusort ÷ cub::DeviceRadixSort, two builds side by side — {gpu}\n")

@@ -9,7 +9,9 @@ Benchmark names are <op>/<backend>/<type>/<distribution>/<n> (Google Benchmark m
 /manual_time); backends whose name starts with "cub_" are the references: a gpusort
 backend is compared with its CUB counterpart in REFERENCES (bucket_bitonic and par with
 cub_radix), else with cub_<backend> (radix with cub_radix, merge with cub_merge), or, where
-that did not run, with the only CUB backend of the same op, type and distribution. A gpusort
+that did not run, with the only CUB backend of the same op, type and distribution; where
+the reference was also called another way (REFERENCE_ALTERNATIVES: cub_radix_size_t beside
+cub_radix), each cell takes the faster of its calls. A gpusort
 call's companions (COMPANIONS: the same call with its temporary memory from elsewhere, and
 Thrust's sort of the same cases: par_pool, par_mallocasync and thrust beside par;
 merge_pool and thrust_merge beside merge, thrust_merge_lambda beside merge_lambda) share
@@ -48,6 +50,10 @@ COMPANIONS = {"par": ("par_pool", "par_mallocasync", "thrust"),
               "merge": ("merge_pool", "thrust_merge"),
               "merge_lambda": ("thrust_merge_lambda",)}
 REFERENCE_TITLES = {"cub_radix": "radix sort", "cub_merge": "merge sort"}
+# Other calls of a reference, timed on the same data: in each cell, gpusort is set against the
+# fastest of the reference and these (cub_radix_size_t: CUB's radix sort with a std::size_t
+# item count instead of an int, faster for some types and sizes; bench/harness/cub_count.cuh).
+REFERENCE_ALTERNATIVES = {"cub_radix": ("cub_radix_size_t",)}
 TIME_SUFFIXES = ("manual_time", "real_time", "process_time")
 # The gpusort backend whose pair gets the LSD radix traffic table, and the smallest size shown.
 RADIX_BACKEND = "radix"
@@ -170,12 +176,26 @@ def reference_backend(results, op, backend, key_type, distribution):
     distribution, else the only CUB backend that did, else None."""
     ran = {r_backend for (r_op, r_backend, r_type, r_dist, _) in results
            if (r_op, r_type, r_dist) == (op, key_type, distribution) and
-           r_backend.startswith(REFERENCE_PREFIX)}
+           r_backend.startswith(REFERENCE_PREFIX) and not is_alternative(r_backend)}
     lead = leader(backend)
     counterpart = REFERENCES.get(lead, REFERENCE_PREFIX + lead)
     if counterpart in ran:
         return counterpart
     return ran.pop() if len(ran) == 1 else None
+
+
+def is_alternative(backend):
+    """Whether a backend is another call of a reference (REFERENCE_ALTERNATIVES)."""
+    return any(backend in calls for calls in REFERENCE_ALTERNATIVES.values())
+
+
+def fastest_reference(results, op, reference, key_type, distribution, n):
+    """A reference's result in one cell: the fastest of it and its alternatives
+    (REFERENCE_ALTERNATIVES) that ran there without error; None when none did."""
+    samples = [results.get((op, call, key_type, distribution, n))
+               for call in (reference,) + REFERENCE_ALTERNATIVES.get(reference, ())]
+    samples = [s for s in samples if s and "error" not in s and s.get("keys_per_s")]
+    return max(samples, key=lambda s: s["keys_per_s"]) if samples else None
 
 
 def radix_traffic_cell(result, type_field, ceiling_tbps):
@@ -193,14 +213,17 @@ def radix_traffic_cell(result, type_field, ceiling_tbps):
 
 def radix_traffic_section(results, row_keys, reference, sizes, ceiling_tbps):
     """The LSD radix traffic table's lines: per op, type and distribution a row for the gpusort
-    backend, then one for its CUB reference, at the sizes from TRAFFIC_MIN_SIZE."""
+    backend, then one for its CUB reference and one for each of its other calls that ran
+    (REFERENCE_ALTERNATIVES), at the sizes from TRAFFIC_MIN_SIZE."""
     sizes = [n for n in sizes if n >= TRAFFIC_MIN_SIZE]
+    references = (reference,) + REFERENCE_ALTERNATIVES.get(reference, ()) if reference else ()
     rows = []
     for op, backend, key_type, distribution in row_keys:
-        for shown in (backend, reference) if reference else (backend,):
+        for shown in (backend,) + references:
             cells = [radix_traffic_cell(results.get((op, shown, key_type, distribution, n)),
                                         key_type, ceiling_tbps) for n in sizes]
-            rows.append([op, shown, key_type, distribution] + cells)
+            if shown == backend or any(cells):
+                rows.append([op, shown, key_type, distribution] + cells)
     return [
         "",
         "## LSD radix traffic: n × (key + passes × 2 × (key + value)) bytes / time, TB/s "
@@ -262,7 +285,7 @@ def build_tables(data, copy_ceiling_tbps=DEFAULT_COPY_CEILING_TBPS):
             speed_cells, bandwidth_cells = [], []
             for n in sizes:
                 mine = results.get((op, backend, key_type, distribution, n))
-                ref = results.get((op, reference, key_type, distribution, n))
+                ref = fastest_reference(results, op, reference, key_type, distribution, n)
                 if mine is None:
                     speed_cells.append("")
                     bandwidth_cells.append("")
@@ -282,10 +305,14 @@ def build_tables(data, copy_ceiling_tbps=DEFAULT_COPY_CEILING_TBPS):
             speed_rows.append(label + speed_cells)
             bandwidth_rows.append(label + bandwidth_cells)
 
+        alternatives = [call for call in REFERENCE_ALTERNATIVES.get(reference, ())
+                        if any(key[1] == call for key in results)]
+        faster_of = (f" (in each cell the faster of {reference} and {', '.join(alternatives)})"
+                     if alternatives else "")
         out += [
             "",
-            f"## Throughput: {mine_label} / {reference or 'no CUB reference found'} in G keys/s "
-            f"({ratio_label} ÷ CUB: above 1 is faster)",
+            f"## Throughput: {mine_label} / {reference or 'no CUB reference found'}{faster_of} "
+            f"in G keys/s ({ratio_label} ÷ CUB: above 1 is faster)",
             "",
             markdown_table(label_header + size_header, speed_rows),
             "",

@@ -8,7 +8,8 @@ results.json: gpusort_bench with the par rows and their CUB partners (bench/par_
 says which filter). The table defaults to the one of the JSON's GPU (par_table_h100.cuh for
 an H100, else par_table_h200.cuh). One panel per type: the plain par call's speed ÷ CUB's
 (above 1: par is faster) against n on a log2 axis, each point in the colour of the strategy
-the table chooses there; in grey dashes the same call with cudaMallocAsync on the device's
+the table chooses there (CUB's speed: the faster of its int-count and std::size_t-count
+calls where both ran); in grey dashes the same call with cudaMallocAsync on the device's
 default pool (par_mallocasync: the default path before gpusort's own pool); the goals drawn
 in red (1.5x from 2^13 to 2^22, 1x everywhere). Needs Debian's python3-matplotlib
 (installed with apt-get when missing, as scripts/bench_plot.py does).
@@ -20,7 +21,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_plot import import_pyplot  # noqa: E402
-from bench_table import collect, key_value_bytes, load_results  # noqa: E402
+from bench_table import (collect, fastest_reference, key_value_bytes,  # noqa: E402
+                         load_results)
 
 COLOURS = {"network": "tab:cyan", "cluster_small": "tab:green", "cluster_medium": "tab:olive",
            "merge": "tab:purple",
@@ -75,17 +77,17 @@ def main(argv):
         for (op, backend, t, dist, n), sample in results.items():
             if backend != "par" or t != type_field or "error" in sample:
                 continue
-            cub = results.get((op, "cub_radix", t, dist, n))
-            if cub and "error" not in cub and cub["keys_per_s"]:
+            cub = fastest_reference(results, op, "cub_radix", t, dist, n)
+            if cub:
                 strategy = chosen(table, key_bytes, value_bytes > 0, n,
                                   floating=type_field.startswith("f"))
                 points.append((n, sample["keys_per_s"] / cub["keys_per_s"], strategy))
         points.sort()
         before = sorted(
-            (n, sample["keys_per_s"] / results[(op, "cub_radix", t, dist, n)]["keys_per_s"])
+            (n, sample["keys_per_s"] / cub["keys_per_s"])
             for (op, backend, t, dist, n), sample in results.items()
             if backend == "par_mallocasync" and t == type_field and "error" not in sample
-            and "error" not in results.get((op, "cub_radix", t, dist, n), {"error": 1}))
+            for cub in [fastest_reference(results, op, "cub_radix", t, dist, n)] if cub)
         if before:
             axis.plot([p[0] for p in before], [p[1] for p in before], color="0.6",
                       linestyle="--", linewidth=0.8, zorder=1)

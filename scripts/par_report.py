@@ -2,18 +2,19 @@
 """gpusort::par as a user calls it, against CUB and Thrust: the markdown report of one run.
 
 Usage:
-    gpusort_bench --benchmark_filter='^(sort|sort_by_key)/(par|par_pool|par_mallocasync|cub_radix|thrust)/[^/]+/uniform/|^copy/|^host/' \\
+    gpusort_bench --benchmark_filter='^(sort|sort_by_key)/(par|par_pool|par_mallocasync|cub_radix|cub_radix_size_t|thrust)/[^/]+/uniform/|^copy/|^host/' \\
         --benchmark_out=r.json --benchmark_out_format=json
     scripts/par_report.py r.json > report.md
 
 For each type, one row per variant, one column per size, each cell the variant's speed ÷
-cub::DeviceRadixSort's from the same run (above 1: faster than CUB):
+cub::DeviceRadixSort's from the same run (above 1: faster than CUB; CUB's speed is the faster
+of cub_radix, an int item count, and cub_radix_size_t, a std::size_t count, where both ran):
   par              the plain call, no allocator (the headline)
   par_pool         the same call with a pre-allocated block
   par_mallocasync  the same call taking cudaMallocAsync from the device's default pool
                    (what the plain call did before gpusort had its own pool)
   thrust           thrust::sort / thrust::sort_by_key with its own per-call allocation
-then the plain call ÷ the pre-allocated one, and the plain call's G keys/s and floor
+then CUB's std::size_t call ÷ its int call, the plain call ÷ the pre-allocated one, and the plain call's G keys/s and floor
 bandwidth (one read and one write of keys and values) against the device copy of the same
 run; last, the host time of one call (host/ rows). Python 3 standard library only.
 """
@@ -22,8 +23,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_table import (collect, fmt_size, key_value_bytes, load_results,  # noqa: E402
-                         markdown_table)
+from bench_table import (collect, fastest_reference, fmt_size,  # noqa: E402
+                         key_value_bytes, load_results, markdown_table)
 
 TYPES = ("u32", "f32", "u64", "f64", "u32+u32", "u64+u32", "u8", "u16")
 VARIANTS = ("par", "par_pool", "par_mallocasync", "thrust")
@@ -34,6 +35,12 @@ def rate(results, op, backend, type_field, n):
     if not sample or "error" in sample or not sample.get("keys_per_s"):
         return None
     return sample["keys_per_s"]
+
+
+def cub_rate(results, op, type_field, n):
+    """CUB's speed in one cell: the faster of its int-count and std::size_t-count calls."""
+    sample = fastest_reference(results, op, "cub_radix", type_field, "uniform", n)
+    return sample["keys_per_s"] if sample else None
 
 
 def ratio_cell(a, b):
@@ -62,7 +69,9 @@ def main(argv):
            + (f"{copy_gbps:.0f} GB/s" if copy_gbps else "not measured"),
            "",
            "Each cell: the variant's speed ÷ `cub::DeviceRadixSort`'s (temp storage allocated "
-           "once up front) on the same data in the same run; above 1 is faster than CUB.",
+           "once up front) on the same data in the same run; above 1 is faster than CUB. "
+           "CUB's speed is the faster of its two calls where both ran: with an `int` item "
+           "count and with a `std::size_t` one.",
            ""]
     header = ["type", "variant"] + [fmt_size(n) for n in sizes]
     rows = []
@@ -75,8 +84,20 @@ def main(argv):
                 continue  # a variant this run left out
             rows.append([type_field, variant] + [
                 ratio_cell(rate(results, op, variant, type_field, n),
-                           rate(results, op, "cub_radix", type_field, n)) for n in sizes])
+                           cub_rate(results, op, type_field, n)) for n in sizes])
     out += ["## Speed ÷ CUB", "", markdown_table(header, rows), ""]
+
+    rows = []
+    for type_field in TYPES:
+        op = "sort" if "+" not in type_field else "sort_by_key"
+        if any(rate(results, op, "cub_radix_size_t", type_field, n) for n in sizes):
+            rows.append([type_field, "size_t ÷ int"] + [
+                ratio_cell(rate(results, op, "cub_radix_size_t", type_field, n),
+                           rate(results, op, "cub_radix", type_field, n)) for n in sizes])
+    if rows:
+        out += ["## CUB with a `std::size_t` count ÷ CUB with an `int` count", "",
+                "Above 1: the `std::size_t` call is the faster, and the one par is set against "
+                "above.", "", markdown_table(header, rows), ""]
 
     rows = []
     for type_field in TYPES:

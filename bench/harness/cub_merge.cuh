@@ -36,6 +36,8 @@ class cub_merge_sorter {
   static constexpr bool op_is_stable = Stable;
   static constexpr bool in_place = true;
   static constexpr bool comparison_sort = true;
+  // Whether a sort can be asked for with either count type (cub_count.cuh): no, an int only.
+  static constexpr bool takes_count_type = false;
 
   cub_merge_sorter(std::size_t n, cudaStream_t stream,
                    Compare comp = device_comparator<Compare>())

@@ -1,7 +1,9 @@
 // The reference: cub::DeviceRadixSort with its temporary storage allocated once, up front,
-// outside any timing (the usual CUB idiom: size with a null pointer, allocate, reuse).
+// outside any timing (the usual CUB idiom: size with a null pointer, allocate, reuse), called
+// with an int or a std::size_t item count (cub_count.cuh).
 #pragma once
 
+#include "cub_count.cuh"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
 #include "keys_only.cuh"
@@ -12,6 +14,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <stdexcept>
@@ -38,43 +41,69 @@ class cub_radix_sorter {
   static constexpr bool op_is_stable = false;
   static constexpr bool in_place = false;
   static constexpr bool comparison_sort = false;
+  // Whether a sort can be asked for with either count type (cub_count.cuh): yes.
+  static constexpr bool takes_count_type = true;
 
-  cub_radix_sorter(std::size_t n, cudaStream_t stream) : n_(checked_count(n)), stream_(stream) {
-    std::size_t bytes = 0;
-    check_cuda(enqueue(nullptr, bytes, nullptr, nullptr, nullptr, nullptr),
-               "cub::DeviceRadixSort: sizing temp storage");
-    temp_storage_ = device_buffer<unsigned char>(bytes);
+  // Temp storage for either count type (the larger of the two sizes; beyond INT_MAX items,
+  // for the std::size_t count only).
+  cub_radix_sorter(std::size_t n, cudaStream_t stream) : n_(n), stream_(stream) {
+    for (cub_count count : {cub_count::int_count, cub_count::size_t_count}) {
+      if (count == cub_count::int_count && n > static_cast<std::size_t>(INT_MAX)) continue;
+      std::size_t bytes = 0;
+      check_cuda(enqueue(count, nullptr, bytes, nullptr, nullptr, nullptr, nullptr),
+                 "cub::DeviceRadixSort: sizing temp storage");
+      bytes_for(count) = bytes;
+    }
+    temp_storage_ = device_buffer<unsigned char>(std::max(int_count_bytes_, size_t_count_bytes_));
   }
 
-  void operator()(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out) {
-    std::size_t bytes = temp_storage_.bytes();
-    check_cuda(enqueue(temp_storage_.data(), bytes, keys_in, keys_out, values_in, values_out),
+  void operator()(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
+                  cub_count count) {
+    std::size_t bytes = bytes_for(count);
+    check_cuda(enqueue(count, temp_storage_.data(), bytes, keys_in, keys_out, values_in, values_out),
                has_values ? "cub::DeviceRadixSort::SortPairs" : "cub::DeviceRadixSort::SortKeys");
   }
 
-  std::size_t temp_storage_bytes() const noexcept { return temp_storage_.bytes(); }
-
- private:
-  // An int item count, as most CUB users pass: CUB then uses 32-bit offsets.
-  static int checked_count(std::size_t n) {
-    if (n > static_cast<std::size_t>(INT_MAX))
-      throw std::length_error("cub_radix_sorter: more than INT_MAX items");
-    return static_cast<int>(n);
+  // What CUB asks for with this count type.
+  std::size_t temp_storage_bytes(cub_count count) const noexcept {
+    return count == cub_count::int_count ? int_count_bytes_ : size_t_count_bytes_;
   }
 
-  cudaError_t enqueue(void* temp, std::size_t& bytes, const Key* keys_in, Key* keys_out,
-                      const Value* values_in, Value* values_out) {
+ private:
+  std::size_t& bytes_for(cub_count count) noexcept {
+    return count == cub_count::int_count ? int_count_bytes_ : size_t_count_bytes_;
+  }
+
+  // n as an int: more than INT_MAX items take the std::size_t count only.
+  int int_count() const {
+    if (n_ > static_cast<std::size_t>(INT_MAX))
+      throw std::length_error("cub_radix_sorter: an int count of more than INT_MAX items");
+    return static_cast<int>(n_);
+  }
+
+  cudaError_t enqueue(cub_count count, void* temp, std::size_t& bytes, const Key* keys_in,
+                      Key* keys_out, const Value* values_in, Value* values_out) {
+    if (count == cub_count::int_count)
+      return enqueue_with(int_count(), temp, bytes, keys_in, keys_out, values_in, values_out);
+    return enqueue_with(n_, temp, bytes, keys_in, keys_out, values_in, values_out);
+  }
+
+  template <class Count>
+  cudaError_t enqueue_with(Count n, void* temp, std::size_t& bytes, const Key* keys_in,
+                           Key* keys_out, const Value* values_in, Value* values_out) {
     constexpr int end_bit = static_cast<int>(sizeof(Key) * 8);
     if constexpr (has_values)
       return cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in,
-                                             values_out, n_, 0, end_bit, stream_);
+                                             values_out, n, 0, end_bit, stream_);
     else
-      return cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, n_, 0, end_bit,
+      return cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, n, 0, end_bit,
                                             stream_);
   }
 
-  int n_;
+  std::size_t n_;
   cudaStream_t stream_;
+  std::size_t int_count_bytes_ = 0;
+  std::size_t size_t_count_bytes_ = 0;
   device_buffer<unsigned char> temp_storage_;
 };
 

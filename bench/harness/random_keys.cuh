@@ -87,7 +87,7 @@ __host__ __device__ inline std::uint64_t mix64(std::uint64_t x) {
 }
 
 // 64 random bits -> a key uniform over the type's range (floating point: uniform in
-// [-1e6, 1e6), as in docs/anchors.md; never NaN, never -0.0).
+// [-1e6, 1e6), as the issues' baselines were measured; never NaN, never -0.0).
 __device__ inline std::uint32_t uniform_key(std::uint64_t bits, std::uint32_t*) {
   return static_cast<std::uint32_t>(bits >> 32);
 }

@@ -4,6 +4,7 @@
 // which cases and names.
 #pragma once
 
+#include "cub_count.cuh"
 #include "cuda_check.cuh"
 #include "malloc_async_allocator.cuh"
 #include "random_keys.cuh"
@@ -89,10 +90,17 @@ struct bench_context {
   case_cache cases;
 };
 
-// Which side of a case a benchmark times: gpusort, the CUB reference, or Thrust as its users
-// call it, allocating its temporary storage per call (sort_case::sort_with_thrust: its radix
-// sort beside CUB's, its merge sort with the same comparator beside CUB's merge sort).
-enum class side { gpusort, cub, thrust };
+// Which side of a case a benchmark times: gpusort, the CUB reference (with an int item count,
+// or a std::size_t one where the reference takes either: cub_count.cuh), or Thrust as its
+// users call it, allocating its temporary storage per call (sort_case::sort_with_thrust: its
+// radix sort beside CUB's, its merge sort with the same comparator beside CUB's merge sort).
+enum class side { gpusort, cub, cub_size_t_count, thrust };
+
+constexpr bool is_cub(side which) { return which == side::cub || which == side::cub_size_t_count; }
+
+constexpr cub_count count_of(side which) {
+  return which == side::cub_size_t_count ? cub_count::size_t_count : cub_count::int_count;
+}
 
 // One row of a report that sets a gpusort call beside its alternatives (par_bench.cu,
 // merge_bench.cu): the backend named in the benchmark, who sorts, and where gpusort's
@@ -131,7 +139,7 @@ void run_sort_benchmark(benchmark::State& state, bench_context& context, side wh
       return;
     }
     const auto policy = cached.policy(stream, source);
-    if (which != side::cub && source != storage_source::bench_pool) {
+    if (!is_cub(which) && source != storage_source::bench_pool) {
       data.refresh();
       if (which == side::gpusort)
         data.sort_with_gpusort(policy);
@@ -146,8 +154,8 @@ void run_sort_benchmark(benchmark::State& state, bench_context& context, side wh
       context.timer.start(stream);
       if (which == side::gpusort)
         data.sort_with_gpusort(policy);
-      else if (which == side::cub)
-        data.sort_with_cub();
+      else if (is_cub(which))
+        data.sort_with_cub(count_of(which));
       else
         data.sort_with_thrust();
       const double seconds = context.timer.stop_ms(stream) / 1e3;
@@ -172,7 +180,7 @@ void run_sort_benchmark(benchmark::State& state, bench_context& context, side wh
                                           : data.pool().capacity();
     state.counters["temp_bytes"] = static_cast<double>(
         which == side::gpusort ? gpusort_bytes
-        : which == side::cub   ? data.cub_temp_storage_bytes()
+        : is_cub(which)        ? data.cub_temp_storage_bytes(count_of(which))
                                : 0);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());

@@ -15,6 +15,7 @@
 // which Thrust sort stands beside it, see sort_with_thrust).
 #pragma once
 
+#include "cub_count.cuh"
 #include "cub_radix.cuh"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
@@ -110,7 +111,10 @@ class sort_case {
   cudaStream_t stream() const noexcept { return stream_; }
   // Pass to policy.with_allocator() so that gpusort's temp storage is pre-allocated too.
   pool_allocator& pool() noexcept { return pool_; }
-  std::size_t cub_temp_storage_bytes() const noexcept { return cub_.temp_storage_bytes(); }
+  std::size_t cub_temp_storage_bytes(cub_count count = cub_count::int_count) const {
+    if constexpr (Reference::takes_count_type) return cub_.temp_storage_bytes(count);
+    else return cub_.temp_storage_bytes();
+  }
 
   // Enqueues a fresh copy of the input into the work buffers.
   void refresh() {
@@ -134,12 +138,17 @@ class sort_case {
       gpusort::sort(policy, keys, keys + n_, comp);
   }
 
-  // Enqueues CUB's sort of the work buffers: in place, or into cub_out.
-  void sort_with_cub() {
+  // Enqueues CUB's sort of the work buffers: in place, or into cub_out; with its item count
+  // as `count` says, where the reference takes either (cub_radix_sorter).
+  void sort_with_cub(cub_count count = cub_count::int_count) {
+    if constexpr (!Reference::takes_count_type) {
+      if (count != cub_count::int_count)
+        throw std::logic_error("this CUB reference takes an int count only");
+    }
     if constexpr (reference_in_place)
       cub_(work_keys_.data(), work_values_.data());
     else
-      cub_(work_keys_.data(), cub_keys_.data(), work_values_.data(), cub_values_.data());
+      cub_(work_keys_.data(), cub_keys_.data(), work_values_.data(), cub_values_.data(), count);
   }
 
   // Enqueues Thrust's sort of the work buffers, in place, as a Thrust user writes it
