@@ -62,15 +62,22 @@ struct ieee_radix_traits {
   static constexpr Bits infinity_bits = Bits(((Bits(1) << exponent_bits) - 1) << mantissa_bits);
   static constexpr bool canonicalises = true;
 
+  // All ones where b's top bit is set, else zero.
+  __host__ __device__ static Bits sign_spread(Bits b) {
+    using signed_bits = std::make_signed_t<Bits>;
+    return Bits(signed_bits(b) >> (bits - 1));
+  }
+
   // Negative numbers: flip every bit (larger magnitude sorts first); positive numbers:
-  // set the sign bit (they sort after every negative).
+  // set the sign bit (they sort after every negative). Written as one XOR with a mask made
+  // by an arithmetic shift of the sign (all ones or none), not as a choice between two
+  // results: the radix passes encode every key on each load and scatter.
   __host__ __device__ static Bits encode(Float key) {
-    Bits b = bit_cast<Bits>(key);
-    return (b & sign_mask) ? Bits(~b) : Bits(b | sign_mask);
+    const Bits b = bit_cast<Bits>(key);
+    return Bits(b ^ (sign_spread(b) | sign_mask));
   }
   __host__ __device__ static Float decode(Bits ordered) {
-    Bits b = (ordered & sign_mask) ? Bits(ordered & magnitude_mask) : Bits(~ordered);
-    return bit_cast<Float>(b);
+    return bit_cast<Float>(Bits(ordered ^ (sign_spread(Bits(~ordered)) | sign_mask)));
   }
   // -0.0 and every NaN (bitwise operators: no branch per key).
   __host__ __device__ static bool canonicalised(Float key) {
