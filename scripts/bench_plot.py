@@ -7,8 +7,8 @@ Usage:
 One small panel per gpusort backend, op, key type and distribution it ran, with the gpusort
 line, its companions' (bench_table.py's COMPANIONS: merge_pool and thrust_merge beside merge;
 thrust_merge_lambda beside merge_lambda; par_pool, par_mallocasync and thrust beside par) and
-their CUB reference from the same run (paired as scripts/bench_table.py pairs them), n on a
-log2 axis. Needs matplotlib: Debian's
+their CUB reference from the same run (paired as scripts/bench_table.py pairs them; where
+CUB was called two ways, its faster call at each size), n on a log2 axis. Needs matplotlib: Debian's
 python3-matplotlib, which the script installs with apt-get when it runs as root and the
 module is missing (no PyPI).
 """
@@ -19,7 +19,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_table import (REFERENCE_PREFIX, collect, leader, load_results, member_order,  # noqa: E402
+from bench_table import (REFERENCE_ALTERNATIVES, REFERENCE_PREFIX, collect,  # noqa: E402
+                         fastest_reference, leader, load_results, member_order,
                          reference_backend)
 
 
@@ -71,10 +72,10 @@ def panels(results):
             if points:
                 lines.append((backend, points))
                 sizes.update(n for n, _ in points)
-        cub_samples = [(n, results.get((op, reference, key_type, dist, n), {}))
+        # CUB's faster call at each size, where it was called more than one way.
+        cub_samples = [(n, fastest_reference(results, op, reference, key_type, dist, n))
                        for n in sorted(sizes)] if reference else []
-        cub = [(n, sample["keys_per_s"] / 1e9) for n, sample in cub_samples
-               if sample.get("keys_per_s")]
+        cub = [(n, sample["keys_per_s"] / 1e9) for n, sample in cub_samples if sample]
         if lines:
             out.append((lead, op, reference, key_type, dist, lines, cub))
     return out
@@ -102,7 +103,10 @@ def main():
             style, label = ("o-", f"gpusort::{backend}") if backend == lead else (".-", backend)
             axis.plot([n for n, _ in points], [g for _, g in points], style, label=label)
         if cub:
-            axis.plot([n for n, _ in cub], [c for _, c in cub], "s--", label=reference)
+            alternatives = [call for call in REFERENCE_ALTERNATIVES.get(reference, ())
+                            if any(key[1] == call for key in results)]
+            axis.plot([n for n, _ in cub], [c for _, c in cub], "s--",
+                      label=f"{reference} (faster call)" if alternatives else reference)
         axis.set_xscale("log", base=2)
         axis.set_title(f"{lead}: {op} {key_type} {dist}", fontsize=9)
         axis.set_ylim(bottom=0)
