@@ -13,15 +13,16 @@ namespace gpusort::backends {
 
 // The most shared memory a block may opt in to on every GPU nvcc 13 compiles for: sm_75's
 // 64 KB (sm_80 163 KB, sm_86/89/120 99 KB, sm_90/100 227 KB). Tile shapes stay within it, so
-// that the sm_90 shapes run everywhere; only the cluster sort asks more, and it checks the
-// device it runs on (cluster_dispatch.cuh).
+// that the sm_90 shapes run everywhere; only the cluster sort and the pairs' large-input tile
+// ask more, and each checks the device it runs on first (cluster_dispatch.cuh,
+// large_input_tile.cuh): those pass CheckedOnDevice.
 inline constexpr int every_gpu_shared_bytes = 64 * 1024;
 
 // Lets Kernel use `Bytes` of dynamic shared memory on the current device (above 48 KB a
 // kernel must opt in).
-template <auto Kernel, int Bytes>
+template <auto Kernel, int Bytes, bool CheckedOnDevice = false>
 void allow_dynamic_shared_memory(const char* doing) {
-  static_assert(Bytes <= every_gpu_shared_bytes,
+  static_assert(CheckedOnDevice || Bytes <= every_gpu_shared_bytes,
                 "gpusort: this tile needs more shared memory than a block has on sm_75 (64 KB); "
                 "give it fewer items per thread");
   static detail::per_device<bool> allowed;
@@ -34,10 +35,10 @@ void allow_dynamic_shared_memory(const char* doing) {
 
 // The dynamic shared memory a launch of Kernel gives its block's Storage: 0 where static
 // shared memory holds it (block_shared.cuh), else its size, allowed on the current device.
-template <auto Kernel, class Storage>
+template <auto Kernel, class Storage, bool CheckedOnDevice = false>
 int allowed_dynamic_shared_bytes(const char* doing) {
   constexpr int bytes = dynamic_shared_bytes<Storage>;
-  if constexpr (bytes > 0) allow_dynamic_shared_memory<Kernel, bytes>(doing);
+  if constexpr (bytes > 0) allow_dynamic_shared_memory<Kernel, bytes, CheckedOnDevice>(doing);
   return bytes;
 }
 

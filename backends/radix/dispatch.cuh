@@ -129,7 +129,8 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
 
   const int onesweep_shared_bytes =
       allowed_dynamic_shared_bytes<onesweep_pass<Tuning, Key, Value>,
-                                   typename onesweep_tile<Tuning, Key, Value>::storage_t>(
+                                   typename onesweep_tile<Tuning, Key, Value>::storage_t,
+                                   Tuning::knobs.shared_bytes_checked_on_device>(
           "radix sort: allowing the one-sweep tile its shared memory");
 
   // Launch l (pass l / portions, portion l % portions) uses look-back table l % 2 and clears
@@ -191,11 +192,11 @@ bool sort_by_counting_if_narrow(const sort_request<Key, Value, Compare, Stable>&
   return false;
 }
 
-// Whether a keys-only sort of n keys takes the large-input tile here (large_input_tile.cuh).
+// Whether a sort of n keys (or pairs) takes the large-input tile here (large_input_tile.cuh).
 template <class Tuning, class Key, class Value>
 bool takes_large_input_tile(std::size_t n) {
   if constexpr (has_large_input_tile<Tuning, Key, Value>())
-    return at_least(n, large_input_min_keys<Tuning, Key>()) &&
+    return at_least(n, large_input_min_keys<Tuning, Key, Value>()) &&
            large_input_tiles_resident<Tuning, Key, Value>();
   else
     return false;
@@ -205,8 +206,8 @@ bool takes_large_input_tile(std::size_t n) {
 // radix order, reversed for a descending comparator. Stable even where the request need not
 // be. Enqueued on the request's stream, no synchronisation. Narrow integer keys without
 // values are counted, not moved, from the knobs' thresholds on (sort_by_counting_if_narrow);
-// other keys without values take a tile of more keys per thread at large sizes where the
-// device holds it (large_input_tile.cuh).
+// other keys without values, and pairs of 4-byte integer keys with 4-byte values, take a tile
+// of more keys per thread at large sizes where the device holds it (large_input_tile.cuh).
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   if (sort_by_counting_if_narrow<Tuning>(request)) return;

@@ -306,11 +306,16 @@ struct onesweep_tile {
   // Pairs of floats take sort bits only: with both ways in one kernel, f32+u32 spilled 280
   // bytes (ptxas -v) against 52.
   static constexpr bool pairs_of_floats = has_values && !std::is_integral_v<Key>;
+  // Pairs staged beside each other in a large-input tile (large_input_tile.cuh) hold neither
+  // keys nor values through the rank: both are read again when staged.
+  static constexpr bool reads_pairs_when_staged =
+      shape::values_beside_keys && Tuning::knobs.pairs_read_when_staged;
   template <bool SortBits>
   static constexpr bool holds_keys =
-      has_values ? std::is_integral_v<Key>
+      has_values ? std::is_integral_v<Key> && !reads_pairs_when_staged
                  : has_radix_encoding_v<Key> && !SortBits &&
                        int(sizeof(Key)) <= Tuning::knobs.held_key_bytes;
+  static constexpr bool holds_values = has_values && !reads_pairs_when_staged;
   static constexpr bool always_sort_bits = !has_radix_encoding_v<Key> || pairs_of_floats;
   static constexpr bool may_need_sort_bits =
       !always_sort_bits && radix_key_canonicalises_v<Key>;
@@ -360,8 +365,15 @@ struct onesweep_tile {
     int digit_prefix[bins_per_thread];
     rank_digits(tile_bits, counts, ranks, digit_prefix);
     stage_keys<FullTile, SortBits>(tile_keys, tile_bits, ranks);
-    Value tile_values[has_values ? items : 1];
-    if constexpr (shape::values_beside_keys) {
+    Value tile_values[holds_values ? items : 1];
+    if constexpr (reads_pairs_when_staged) {
+      // Read straight into their exchange before the look-back, whose waiting hides the
+      // reads (read after it: 3-7 % slower, bench/results/NOTES.md).
+      stage_values_beside<FullTile>(ranks, tile_values);
+      find_digit_bases(counts, digit_prefix);
+      __syncthreads();
+      scatter_pairs<FullTile>();
+    } else if constexpr (shape::values_beside_keys) {
       // Loaded before the look-back, so that their latency overlaps its waiting (after it:
       // 2-3 % slower at 2^24-2^26 on the H200).
       load_values<FullTile>(tile_values);
@@ -471,7 +483,8 @@ struct onesweep_tile {
 
   // The tile's values, in the rank's order.
   template <bool FullTile>
-  __device__ __forceinline__ void load_values(Value (&tile_values)[items]) const {
+  __device__ __forceinline__ void load_values(
+      Value (&tile_values)[holds_values ? items : 1]) const {
     for_each_warp_striped<items, FullTile>(
         tile.count, [&](int j, int i) { tile_values[j] = value_source[tile.begin + i]; });
   }
@@ -491,12 +504,17 @@ struct onesweep_tile {
     });
   }
 
-  // Where the values have an exchange of their own: into it by rank, next to the keys.
+  // Where the values have an exchange of their own: into it by rank, next to the keys (from
+  // global memory where they are not held).
   template <bool FullTile>
-  __device__ __forceinline__ void stage_values_beside(const int (&ranks)[items],
-                                                      const Value (&tile_values)[items]) {
-    for_each_warp_striped<items, FullTile>(
-        tile.count, [&](int j, int) { shared.values_beside[ranks[j]] = tile_values[j]; });
+  __device__ __forceinline__ void stage_values_beside(
+      const int (&ranks)[items], const Value (&tile_values)[holds_values ? items : 1]) {
+    for_each_warp_striped<items, FullTile>(tile.count, [&](int j, int i) {
+      if constexpr (holds_values)
+        shared.values_beside[ranks[j]] = tile_values[j];
+      else
+        shared.values_beside[ranks[j]] = value_source[tile.begin + i];
+    });
   }
 
   // Striped reads of the sorted keys and the values beside them, each pair written out by its
@@ -513,8 +531,8 @@ struct onesweep_tile {
 
   // The values take the keys' way: into the exchange by rank, out by their kept digits.
   template <bool FullTile>
-  __device__ __forceinline__ void scatter_values(const int (&ranks)[items],
-                                                 const Value (&tile_values)[items]) {
+  __device__ __forceinline__ void scatter_values(
+      const int (&ranks)[items], const Value (&tile_values)[holds_values ? items : 1]) {
     __syncthreads();  // every thread has read its keys out of the exchange
     for_each_warp_striped<items, FullTile>(
         tile.count, [&](int j, int) { shared.exchange.values[ranks[j]] = tile_values[j]; });

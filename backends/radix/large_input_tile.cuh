@@ -1,15 +1,22 @@
-// The keys-only one-sweep tile for large inputs: more keys per thread (the tuning's
-// large_input_items_per_thread, within its large_input_exchange_bytes of shared memory), each
+// The one-sweep tiles for large inputs: more keys per thread than the ordinary tile, each
 // read again from global memory when the tile is staged instead of held in registers through
 // the rank, which the extra keys would not fit. A tile's own work (its prologue, the scan of
 // its digit counts, the look-back over 256 digits: about a third of a pass's instructions for
 // u32 keys) is then spread over more keys; where a pass is only a few waves of tiles, fewer
-// and longer tiles cost more than that saves, hence the sizes it starts at (floats, whose
-// tile compiles two ways to take its digits and spills more with more keys, from larger
-// ones). Taken only where the device still holds the tuning's blocks per SM of it, so that no
-// GPU loses a resident block to it.
+// and longer tiles cost more than that saves, hence the sizes they start at.
+// - Keys only (the tuning's large_input_items_per_thread, within large_input_exchange_bytes):
+//   every key type but narrow ones; floats, whose tile compiles two ways to take its digits
+//   and spills more with more keys, from larger sizes.
+// - Pairs (large_input_items_per_thread_with_values): 4-byte integer keys with 4-byte values
+//   only, the values staged beside the keys and read straight into their exchange before the
+//   look-back (a value's first read is a DRAM read, which only the look-back's waiting hides;
+//   u64+u32 pairs gained nothing from more keys per tile, bench/results/NOTES.md). Its
+//   exchange is larger than every GPU gives a block (sm_90: two of ~82 KB per SM).
+// Taken only where the device still holds the tuning's blocks per SM of it, so that no GPU
+// loses a resident block to it.
 #pragma once
 
+#include <gpusort/detail/device_facts.cuh>
 #include <gpusort/detail/per_device.cuh>
 #include <gpusort/error.cuh>
 #include "../common/kernel_setup.cuh"
@@ -18,10 +25,11 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace gpusort::backends::radix {
 
-// Tuning with its large-input tile as the keys-only tile.
+// Tuning with its large-input tiles as its tiles: keys only and pairs.
 template <class Tuning>
 struct large_input_tuning {
   static constexpr auto knobs = [] {
@@ -29,47 +37,70 @@ struct large_input_tuning {
     k.items_per_thread = k.large_input_items_per_thread;
     k.exchange_bytes = k.large_input_exchange_bytes;
     k.held_key_bytes = 0;
+    k.items_per_thread_with_values = k.large_input_items_per_thread_with_values;
+    k.exchange_bytes_with_values = k.large_input_exchange_bytes_with_values;
+    k.pairs_read_when_staged = true;
+    k.shared_bytes_checked_on_device = true;
     k.large_input_items_per_thread = 0;
+    k.large_input_items_per_thread_with_values = 0;
     return k;
   }();
 };
 
-// Whether Tuning's large-input tile holds more keys of Key than its own keys-only tile: only
-// then is it compiled. Never for pairs (they have tiles of their own) nor for narrow keys,
-// which are counted, not moved, at such sizes (counting_sort.cuh).
+// Whether Tuning has a large-input tile for Key (and Value) that holds more of them than its
+// ordinary tile: only then is it compiled. Never for narrow keys alone, which are counted,
+// not moved, at such sizes (counting_sort.cuh); for pairs only 4-byte integer keys with 4-byte
+// values staged beside them, the one kind measured to gain.
 template <class Tuning, class Key, class Value>
 constexpr bool has_large_input_tile() {
-  if constexpr (has_values_v<Value> || is_counted_key_v<Key> ||
-                Tuning::knobs.large_input_items_per_thread == 0)
+  // (The large shape only where it applies: its exchange need not hold a wide value.)
+  using ordinary = radix_shape<Tuning, Key, Value>;
+  if constexpr (has_values_v<Value>) {
+    if constexpr (Tuning::knobs.large_input_items_per_thread_with_values == 0 ||
+                  !std::is_integral_v<Key> || sizeof(Key) != 4 || sizeof(Value) != 4) {
+      return false;
+    } else {
+      using large = radix_shape<large_input_tuning<Tuning>, Key, Value>;
+      return large::values_beside_keys && large::tile_items > ordinary::tile_items;
+    }
+  } else if constexpr (is_counted_key_v<Key> || Tuning::knobs.large_input_items_per_thread == 0) {
     return false;
-  else
-    return radix_shape<large_input_tuning<Tuning>, Key, Value>::tile_items >
-           radix_shape<Tuning, Key, Value>::tile_items;
+  } else {
+    return radix_shape<large_input_tuning<Tuning>, Key, Value>::tile_items > ordinary::tile_items;
+  }
 }
 
-// The fewest keys for which a sort of Key takes the large-input tile: floating-point keys
-// (whose digits may come from sort bits) from their own threshold.
-template <class Tuning, class Key>
+// The fewest keys for which a sort of Key (and Value) takes the large-input tile:
+// floating-point keys (whose digits may come from sort bits) and pairs from their own
+// thresholds.
+template <class Tuning, class Key, class Value = no_values>
 constexpr std::size_t large_input_min_keys() {
-  return radix_key_canonicalises_v<Key> ? Tuning::knobs.large_input_min_float_keys
-                                        : Tuning::knobs.large_input_min_keys;
+  if constexpr (has_values_v<Value>)
+    return Tuning::knobs.large_input_min_keys_with_values;
+  else
+    return radix_key_canonicalises_v<Key> ? Tuning::knobs.large_input_min_float_keys
+                                          : Tuning::knobs.large_input_min_keys;
 }
 
 // Whether the current device holds Tuning's onesweep_blocks_per_multiprocessor large-input
-// tiles of Key per SM. sm_90's 227 KB: every key type. sm_80's 164 KB: three of ~52 KB (u32,
-// i32, u64, i64) but only two of ~55 KB (f32, f64, with their kept digits), which keep the
-// ordinary tile; sm_86/89's 100 KB: none. Asked once per device.
+// tiles of Key (and Value) per SM. sm_90's 227 KB: every key type, and two pairs' tiles of
+// ~82 KB. sm_80's 164 KB: three keys-only tiles of ~52 KB (u32, i32, u64, i64) but only two
+// of ~55 KB (f32, f64, with their kept digits), which keep the ordinary tile, and one pairs'
+// tile; sm_86/89's 100 KB: none. Asked once per device.
 template <class Tuning, class Key, class Value>
 bool large_input_tiles_resident() {
   using large = large_input_tuning<Tuning>;
   using shape = radix_shape<large, Key, Value>;
+  using storage_t = typename onesweep_tile<large, Key, Value>::storage_t;
   constexpr auto kernel = onesweep_pass<large, Key, Value>;
   static detail::per_device<bool> resident;
-  return resident.get(detail::current_device(), [](int) {
+  return resident.get(detail::current_device(), [](int device) {
+    // A block may not opt in to more than this: asking more fails rather than answering 0.
+    if (int(sizeof(storage_t)) > detail::facts_of_device(device).shared_bytes_per_block_optin)
+      return false;
     // The occupancy query counts dynamic shared memory only once the kernel may take it.
-    const int shared_bytes =
-        allowed_dynamic_shared_bytes<kernel, typename onesweep_tile<large, Key, Value>::storage_t>(
-            "radix sort: allowing the large-input tile its shared memory");
+    const int shared_bytes = allowed_dynamic_shared_bytes<kernel, storage_t, true>(
+        "radix sort: allowing the large-input tile its shared memory");
     int blocks = 0;
     detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                            &blocks, kernel, shape::block_threads, std::size_t(shared_bytes)),

@@ -65,6 +65,15 @@ struct radix_knobs {
   int large_input_exchange_bytes = 0;
   std::size_t large_input_min_keys = 0;
   std::size_t large_input_min_float_keys = 0;
+  // Pairs of 4-byte integer keys and 4-byte values, large inputs (large_input_tile.cuh): from
+  // large_input_min_keys_with_values pairs, tiles of large_input_items_per_thread_with_values
+  // pairs per thread, the values beside the keys in large_input_exchange_bytes_with_values,
+  // neither held in registers through the rank (pairs_read_when_staged). This tile may take
+  // more shared memory than every GPU gives a block: it is taken only where the device holds
+  // onesweep_blocks_per_multiprocessor_with_values of it per SM (0 items: never).
+  int large_input_items_per_thread_with_values = 0;
+  int large_input_exchange_bytes_with_values = 0;
+  std::size_t large_input_min_keys_with_values = 0;
   // Register budget of the one-sweep kernel: at least this many blocks resident per SM.
   int onesweep_blocks_per_multiprocessor = 0;              // keys only
   int onesweep_blocks_per_multiprocessor_with_values = 0;  // pairs
@@ -83,6 +92,14 @@ struct radix_knobs {
   // Keys only: keys of at most this many bytes stay in registers through the rank; wider ones
   // are read again from global memory (a cache hit) when the tile is staged.
   int held_key_bytes = 0;
+  // Pairs whose values go beside the keys: neither keys nor values stay in registers through
+  // the rank; the keys are read again when staged (a cache hit), the values read for the first
+  // time straight into their exchange before the look-back, whose waiting hides that read.
+  bool pairs_read_when_staged = false;
+  // Set by a tuning whose tile may take more shared memory than every GPU gives a block
+  // (kernel_setup.cuh's every_gpu_shared_bytes) because its dispatch first asks whether the
+  // device holds it (large_input_tile.cuh); a tile past that limit without it does not compile.
+  bool shared_bytes_checked_on_device = false;
   int digit_bits = 0;                  // both: bits sorted per pass
   int histogram_blocks_per_sm = 0;     // both: the up-front histogram's blocks per SM
   int histogram_items_per_thread = 0;  // both: and the keys each of its threads loads at once

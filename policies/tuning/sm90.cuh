@@ -45,6 +45,16 @@ struct radix_tuning_sm90 final {
     k.large_input_exchange_bytes = 384 * 15 * 9;
     k.large_input_min_keys = std::size_t(1) << 24;
     k.large_input_min_float_keys = std::size_t(1) << 25;
+    // Pairs of 4-byte integer keys and 4-byte values, large inputs: 26 pairs per thread, the
+    // values beside the keys (384 x 26 x 8 bytes, ~82 KB with the digits' pointers: two per
+    // SM on sm_90 only), neither held through the rank. H200, whole sorts of u32+u32, time
+    // against the ordinary 19-pair tile (as built, three runs): 2^22 +0.2 / +1.8 / +2.2 %,
+    // 2^23 -3.3, 2^24 -4.7 / -3.6 / -3.1, 2^26 -5.1 / -4.9 / -5.3, 2^28 -5.3 / -5.8 / -5.5
+    // (24 pairs: about -3.5 from 2^24; the values read after the look-back instead: +2.5 to
+    // -4.0; u64+u32 with more pairs per tile gained nothing, bench/results/NOTES.md).
+    k.large_input_items_per_thread_with_values = 26;
+    k.large_input_exchange_bytes_with_values = 384 * 26 * 8;
+    k.large_input_min_keys_with_values = std::size_t(1) << 23;
     // u32+u32 (and other pairs of integer keys up to 4 bytes with 4-byte values) stage their
     // values beside the keys: a 19-item tile takes 57 KB, and a key and its value leave
     // together (scratch timer, par / CUB, H200: 2^22 1.10 -> 1.17-1.21, 2^24 1.01 -> 1.04-1.05,
@@ -140,7 +150,8 @@ constexpr radix_knobs onesweep_tiles_sm90(int threads, int items, int blocks) {
   k.onesweep_blocks_per_multiprocessor = blocks;
   k.onesweep_blocks_per_multiprocessor_with_values = blocks;
   k.look_back_width_with_values = k.look_back_width;
-  k.large_input_items_per_thread = 0;  // (the 384-thread tile's, for large sizes)
+  k.large_input_items_per_thread = 0;  // (the 384-thread tiles', for large sizes)
+  k.large_input_items_per_thread_with_values = 0;
   return k;
 }
 

@@ -34,8 +34,10 @@ void expect_tile_fits() {
                                   << " items per thread");
   EXPECT_GE(shape::items_per_thread, 1);
   EXPECT_LE(sizeof(storage), sm90_shared_per_block);
-  // The same shapes run on every GPU: within the smallest block opt-in (sm_75's 64 KB).
-  EXPECT_LE(sizeof(storage), std::size_t(gpusort::backends::every_gpu_shared_bytes));
+  // The same shapes run on every GPU: within the smallest block opt-in (sm_75's 64 KB), but
+  // for a tile taken only where the device is found to hold it (the pairs' large-input tile).
+  if (!Tuning::knobs.shared_bytes_checked_on_device)
+    EXPECT_LE(sizeof(storage), std::size_t(gpusort::backends::every_gpu_shared_bytes));
   EXPECT_LE(sizeof(storage) * shape::onesweep_blocks, sm90_shared_per_multiprocessor);
   // Dynamic shared memory exactly when the static limit would be exceeded.
   EXPECT_EQ(dynamic_shared_bytes<storage> > 0, sizeof(storage) > static_shared_limit);
@@ -107,10 +109,11 @@ TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
   EXPECT_GT(dynamic_shared_bytes<wide::storage_t>, 0);
 }
 
-// The large-input tile (large_input_tile.cuh) is compiled only where it gives a keys-only
-// tile more keys, never for pairs, narrow keys (counted at such sizes) or par's small and mid
-// tiles, and fits as every tile does.
-TEST(RadixShapes, LargeInputTilesWidenKeysOnlyTilesOfFourAndEightByteKeys) {
+// The large-input tiles (large_input_tile.cuh) are compiled only where they give a tile more
+// keys: keys only but for narrow keys (counted at such sizes), pairs only of 4-byte integer
+// keys with 4-byte values beside them; never for par's small and mid tiles. Each fits an
+// sm_90 SM as many times as its blocks per SM.
+TEST(RadixShapes, LargeInputTilesWidenKeysOnlyTilesAndU32SizedPairs) {
   using sm90 = gpusort::radix_tuning_sm90;
   using large = radix::large_input_tuning<sm90>;
   EXPECT_TRUE((radix::has_large_input_tile<sm90, std::uint32_t, no_values>()));
@@ -121,9 +124,16 @@ TEST(RadixShapes, LargeInputTilesWidenKeysOnlyTilesOfFourAndEightByteKeys) {
   EXPECT_TRUE((radix::has_large_input_tile<sm90, double, no_values>()));
   EXPECT_FALSE((radix::has_large_input_tile<sm90, std::uint16_t, no_values>()));
   EXPECT_FALSE((radix::has_large_input_tile<sm90, __half, no_values>()));
-  EXPECT_FALSE((radix::has_large_input_tile<sm90, std::uint32_t, std::uint32_t>()));
+  EXPECT_TRUE((radix::has_large_input_tile<sm90, std::uint32_t, std::uint32_t>()));
+  EXPECT_TRUE((radix::has_large_input_tile<sm90, std::int32_t, std::uint32_t>()));
+  EXPECT_TRUE((radix::has_large_input_tile<sm90, std::uint32_t, float>()));
+  EXPECT_FALSE((radix::has_large_input_tile<sm90, float, std::uint32_t>()));
+  EXPECT_FALSE((radix::has_large_input_tile<sm90, std::uint32_t, std::uint64_t>()));
+  EXPECT_FALSE((radix::has_large_input_tile<sm90, std::uint16_t, std::uint32_t>()));
   EXPECT_FALSE((radix::has_large_input_tile<sm90, std::uint64_t, std::uint32_t>()));
   EXPECT_FALSE((radix::has_large_input_tile<sm90, double, double>()));
+  EXPECT_FALSE((radix::has_large_input_tile<gpusort::radix_tuning_mid_tiles_sm90, std::uint32_t,
+                                            std::uint32_t>()));
   EXPECT_FALSE((radix::has_large_input_tile<gpusort::radix_tuning_mid_tiles_sm90, std::uint32_t,
                                             no_values>()));
   EXPECT_FALSE((radix::has_large_input_tile<gpusort::radix_tuning_small_tiles_sm90, double,
@@ -136,6 +146,11 @@ TEST(RadixShapes, LargeInputTilesWidenKeysOnlyTilesOfFourAndEightByteKeys) {
             (radix::radix_shape<sm90, std::uint64_t>::items_per_thread));
   EXPECT_GT((radix::radix_shape<large, double>::items_per_thread),
             (radix::radix_shape<sm90, double>::items_per_thread));
+  using pairs_large = radix::radix_shape<large, std::uint32_t, std::uint32_t>;
+  EXPECT_GT(pairs_large::items_per_thread,
+            (radix::radix_shape<sm90, std::uint32_t, std::uint32_t>::items_per_thread));
+  EXPECT_TRUE(pairs_large::values_beside_keys);
+  EXPECT_TRUE((radix::onesweep_tile<large, std::uint32_t, std::uint32_t>::reads_pairs_when_staged));
   // Floats from their own, larger size.
   EXPECT_GE((radix::large_input_min_keys<sm90, float>()),
             (radix::large_input_min_keys<sm90, std::uint32_t>()));
@@ -143,6 +158,8 @@ TEST(RadixShapes, LargeInputTilesWidenKeysOnlyTilesOfFourAndEightByteKeys) {
   expect_tile_fits<float, no_values, large>();
   expect_tile_fits<std::uint64_t, no_values, large>();
   expect_tile_fits<double, no_values, large>();
+  expect_tile_fits<std::uint32_t, std::uint32_t, large>();
+  expect_tile_fits<std::int32_t, std::uint32_t, large>();
 }
 
 TEST(RadixShapes, ParsSmallTilesFitTheSharedMemoryOfAnSm90) {
