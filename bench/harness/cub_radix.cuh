@@ -52,26 +52,26 @@ class cub_radix_sorter {
       std::size_t bytes = 0;
       check_cuda(enqueue(count, nullptr, bytes, nullptr, nullptr, nullptr, nullptr),
                  "cub::DeviceRadixSort: sizing temp storage");
-      bytes_for(count) = bytes;
+      bytes_[index_of(count)] = bytes;
     }
-    temp_storage_ = device_buffer<unsigned char>(std::max(int_count_bytes_, size_t_count_bytes_));
+    temp_storage_ = device_buffer<unsigned char>(std::max(bytes_[0], bytes_[1]));
   }
 
   void operator()(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                   cub_count count) {
-    std::size_t bytes = bytes_for(count);
+    std::size_t bytes = temp_storage_bytes(count);
     check_cuda(enqueue(count, temp_storage_.data(), bytes, keys_in, keys_out, values_in, values_out),
                has_values ? "cub::DeviceRadixSort::SortPairs" : "cub::DeviceRadixSort::SortKeys");
   }
 
   // What CUB asks for with this count type.
   std::size_t temp_storage_bytes(cub_count count) const noexcept {
-    return count == cub_count::int_count ? int_count_bytes_ : size_t_count_bytes_;
+    return bytes_[index_of(count)];
   }
 
  private:
-  std::size_t& bytes_for(cub_count count) noexcept {
-    return count == cub_count::int_count ? int_count_bytes_ : size_t_count_bytes_;
+  static constexpr std::size_t index_of(cub_count count) noexcept {
+    return count == cub_count::int_count ? 0 : 1;
   }
 
   // n as an int: more than INT_MAX items take the std::size_t count only.
@@ -102,8 +102,7 @@ class cub_radix_sorter {
 
   std::size_t n_;
   cudaStream_t stream_;
-  std::size_t int_count_bytes_ = 0;
-  std::size_t size_t_count_bytes_ = 0;
+  std::size_t bytes_[2] = {0, 0};  // what CUB asks for with each count type (index_of)
   device_buffer<unsigned char> temp_storage_;
 };
 
