@@ -13,9 +13,9 @@ namespace gpusort::backends {
 
 // The most shared memory a block may opt in to on every GPU nvcc 13 compiles for: sm_75's
 // 64 KB (sm_80 163 KB, sm_86/89/120 99 KB, sm_90/100 227 KB). Tile shapes stay within it, so
-// that the sm_90 shapes run everywhere; only the cluster sort and the pairs' large-input tile
-// ask more, and each checks the device it runs on first (cluster_dispatch.cuh,
-// large_input_tile.cuh): those pass CheckedOnDevice.
+// that the sm_90 shapes run everywhere. Only two ask more, each after checking the device it
+// runs on: the cluster sort (cluster_launch.cuh, which sets its kernels' limit itself) and
+// the pairs' large-input tile (large_input_tile.cuh, which passes CheckedOnDevice).
 inline constexpr int every_gpu_shared_bytes = 64 * 1024;
 
 // Lets Kernel use `Bytes` of dynamic shared memory on the current device (above 48 KB a
