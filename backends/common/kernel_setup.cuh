@@ -15,7 +15,8 @@ namespace gpusort::backends {
 // 64 KB (sm_80 163 KB, sm_86/89/120 99 KB, sm_90/100 227 KB). Tile shapes stay within it, so
 // that the sm_90 shapes run everywhere. Only two ask more, each after checking the device it
 // runs on: the cluster sort (cluster_launch.cuh, which sets its kernels' limit itself) and
-// the pairs' large-input tile (large_input_tile.cuh, which passes CheckedOnDevice).
+// the radix sort's large-input tiles (large_input_tile.cuh, whose launch passes
+// CheckedOnDevice).
 inline constexpr int every_gpu_shared_bytes = 64 * 1024;
 
 // Lets Kernel use `Bytes` of dynamic shared memory on the current device (above 48 KB a

@@ -130,7 +130,7 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
   const int onesweep_shared_bytes =
       allowed_dynamic_shared_bytes<onesweep_pass<Tuning, Key, Value>,
                                    typename onesweep_tile<Tuning, Key, Value>::storage_t,
-                                   Tuning::knobs.shared_bytes_checked_on_device>(
+                                   shared_bytes_checked_on_device<Tuning>>(
           "radix sort: allowing the one-sweep tile its shared memory");
 
   // Launch l (pass l / portions, portion l % portions) uses look-back table l % 2 and clears
@@ -213,7 +213,7 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   if (sort_by_counting_if_narrow<Tuning>(request)) return;
   if constexpr (has_large_input_tile<Tuning, Key, Value>())
     if (takes_large_input_tile<Tuning, Key, Value>(request.count))
-      return onesweep_sort<large_input_tuning<Tuning>>(request);
+      return onesweep_sort<large_input_tuning<Tuning, Key>>(request);
   onesweep_sort<Tuning>(request);
 }
 

@@ -366,19 +366,16 @@ struct onesweep_tile {
     rank_digits(tile_bits, counts, ranks, digit_prefix);
     stage_keys<FullTile, SortBits>(tile_keys, tile_bits, ranks);
     Value tile_values[holds_values ? items : 1];
-    if constexpr (reads_pairs_when_staged) {
-      // Read straight into their exchange before the look-back, whose waiting hides the
-      // reads (read after it: 3-7 % slower, bench/results/NOTES.md).
-      stage_values_beside<FullTile>(ranks, tile_values);
+    if constexpr (shape::values_beside_keys) {
+      // The values are read before the look-back, whose waiting hides the reads: into
+      // registers where held (after it: 2-3 % slower at 2^24-2^26 on the H200), else straight
+      // into their exchange (after it: 3-7 % slower, bench/results/NOTES.md).
+      if constexpr (holds_values)
+        load_values<FullTile>(tile_values);
+      else
+        stage_values_beside<FullTile>(ranks, tile_values);
       find_digit_bases(counts, digit_prefix);
-      __syncthreads();
-      scatter_pairs<FullTile>();
-    } else if constexpr (shape::values_beside_keys) {
-      // Loaded before the look-back, so that their latency overlaps its waiting (after it:
-      // 2-3 % slower at 2^24-2^26 on the H200).
-      load_values<FullTile>(tile_values);
-      find_digit_bases(counts, digit_prefix);
-      stage_values_beside<FullTile>(ranks, tile_values);
+      if constexpr (holds_values) stage_values_beside<FullTile>(ranks, tile_values);
       __syncthreads();
       scatter_pairs<FullTile>();
     } else {

@@ -4,9 +4,10 @@
 // its digit counts, the look-back over 256 digits: about a third of a pass's instructions for
 // u32 keys) is then spread over more keys; where a pass is only a few waves of tiles, fewer
 // and longer tiles cost more than that saves, hence the sizes they start at.
-// - Keys only (the tuning's large_input_items_per_thread, within large_input_exchange_bytes):
-//   every key type but narrow ones; floats, whose tile compiles two ways to take its digits
-//   and spills more with more keys, from larger sizes.
+// - Keys only (the tuning's large_input_items_per_thread, within large_input_exchange_bytes,
+//   or large_input_wide_key_exchange_bytes for keys wider than 4 bytes, which gained only from
+//   fewer of them per thread): every key type but narrow ones; floats, whose tile compiles two
+//   ways to take its digits and spills more with more keys, from larger sizes.
 // - Pairs (large_input_items_per_thread_with_values): 4-byte integer keys with 4-byte values
 //   only, the values staged beside the keys and read straight into their exchange before the
 //   look-back (a value's first read is a DRAM read, which only the look-back's waiting hides;
@@ -29,23 +30,32 @@
 
 namespace gpusort::backends::radix {
 
-// Tuning with its large-input tiles as its tiles: keys only and pairs.
-template <class Tuning>
+// Tuning with its large-input tiles for Key as its tiles: keys only and pairs.
+template <class Tuning, class Key>
 struct large_input_tuning {
   static constexpr auto knobs = [] {
     auto k = Tuning::knobs;
     k.items_per_thread = k.large_input_items_per_thread;
-    k.exchange_bytes = k.large_input_exchange_bytes;
+    k.exchange_bytes = sizeof(Key) <= 4 ? k.large_input_exchange_bytes
+                                        : k.large_input_wide_key_exchange_bytes;
     k.held_key_bytes = 0;
     k.items_per_thread_with_values = k.large_input_items_per_thread_with_values;
     k.exchange_bytes_with_values = k.large_input_exchange_bytes_with_values;
     k.pairs_read_when_staged = true;
-    k.shared_bytes_checked_on_device = true;
     k.large_input_items_per_thread = 0;
     k.large_input_items_per_thread_with_values = 0;
     return k;
   }();
 };
+
+// Whether Tuning's tiles may take more shared memory than every GPU gives a block
+// (kernel_setup.cuh's every_gpu_shared_bytes): only the large-input tiles, taken only where
+// the device is found to hold them (large_input_tiles_resident). Past that limit any other
+// tile does not compile.
+template <class Tuning>
+inline constexpr bool shared_bytes_checked_on_device = false;
+template <class Tuning, class Key>
+inline constexpr bool shared_bytes_checked_on_device<large_input_tuning<Tuning, Key>> = true;
 
 // Whether Tuning has a large-input tile for Key (and Value) that holds more of them than its
 // ordinary tile: only then is it compiled. Never for narrow keys alone, which are counted,
@@ -53,20 +63,20 @@ struct large_input_tuning {
 // values staged beside them, the one kind measured to gain.
 template <class Tuning, class Key, class Value>
 constexpr bool has_large_input_tile() {
-  // (The large shape only where it applies: its exchange need not hold a wide value.)
+  // The large shape is only named up front: it is built only where it applies (its exchange
+  // need not hold a wide value). values_beside_keys holds only for integer keys.
   using ordinary = radix_shape<Tuning, Key, Value>;
+  using large = radix_shape<large_input_tuning<Tuning, Key>, Key, Value>;
   if constexpr (has_values_v<Value>) {
     if constexpr (Tuning::knobs.large_input_items_per_thread_with_values == 0 ||
-                  !std::is_integral_v<Key> || sizeof(Key) != 4 || sizeof(Value) != 4) {
+                  sizeof(Key) != 4 || sizeof(Value) != 4)
       return false;
-    } else {
-      using large = radix_shape<large_input_tuning<Tuning>, Key, Value>;
+    else
       return large::values_beside_keys && large::tile_items > ordinary::tile_items;
-    }
   } else if constexpr (is_counted_key_v<Key> || Tuning::knobs.large_input_items_per_thread == 0) {
     return false;
   } else {
-    return radix_shape<large_input_tuning<Tuning>, Key, Value>::tile_items > ordinary::tile_items;
+    return large::tile_items > ordinary::tile_items;
   }
 }
 
@@ -89,7 +99,7 @@ constexpr std::size_t large_input_min_keys() {
 // tile; sm_86/89's 100 KB: none. Asked once per device.
 template <class Tuning, class Key, class Value>
 bool large_input_tiles_resident() {
-  using large = large_input_tuning<Tuning>;
+  using large = large_input_tuning<Tuning, Key>;
   using shape = radix_shape<large, Key, Value>;
   using storage_t = typename onesweep_tile<large, Key, Value>::storage_t;
   constexpr auto kernel = onesweep_pass<large, Key, Value>;

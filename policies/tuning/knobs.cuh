@@ -57,12 +57,13 @@ struct radix_knobs {
   int exchange_bytes_with_values = 0;  // pairs
   // Keys only, large inputs (backends/radix/large_input_tile.cuh): from large_input_min_keys
   // keys (floating-point keys from large_input_min_float_keys), tiles of up to
-  // large_input_items_per_thread keys per thread in large_input_exchange_bytes, each key read
-  // again when staged rather than held through the rank; where that gives the key type more
-  // keys per tile and the device holds onesweep_blocks_per_multiprocessor such tiles per SM
-  // (0 items: never).
+  // large_input_items_per_thread keys per thread in large_input_exchange_bytes (keys wider
+  // than 4 bytes: large_input_wide_key_exchange_bytes), each key read again when staged
+  // rather than held through the rank; where that gives the key type more keys per tile and
+  // the device holds onesweep_blocks_per_multiprocessor such tiles per SM (0 items: never).
   int large_input_items_per_thread = 0;
   int large_input_exchange_bytes = 0;
+  int large_input_wide_key_exchange_bytes = 0;
   std::size_t large_input_min_keys = 0;
   std::size_t large_input_min_float_keys = 0;
   // Pairs of 4-byte integer keys and 4-byte values, large inputs (large_input_tile.cuh): from
@@ -96,10 +97,6 @@ struct radix_knobs {
   // the rank; the keys are read again when staged (a cache hit), the values read for the first
   // time straight into their exchange before the look-back, whose waiting hides that read.
   bool pairs_read_when_staged = false;
-  // Set by a tuning whose tile may take more shared memory than every GPU gives a block
-  // (kernel_setup.cuh's every_gpu_shared_bytes) because its dispatch first asks whether the
-  // device holds it (large_input_tile.cuh); a tile past that limit without it does not compile.
-  bool shared_bytes_checked_on_device = false;
   int digit_bits = 0;                  // both: bits sorted per pass
   int histogram_blocks_per_sm = 0;     // both: the up-front histogram's blocks per SM
   int histogram_items_per_thread = 0;  // both: and the keys each of its threads loads at once

@@ -30,19 +30,22 @@ struct radix_tuning_sm90 final {
     k.exchange_bytes = 46 * 1024;
     k.exchange_bytes_with_values = 60 * 1024;
     // Keys only, large inputs (backends/radix/large_input_tile.cuh): tiles of up to 32 keys
-    // per thread in 384 x 15 x 9 bytes, their keys read again when staged. u32 and i32 keys
-    // get 32, f32 27 (each with a kept digit), u64 and i64 16, f64 15; only where an SM holds
-    // three such tiles (sm_90; sm_80 for u32, i32, u64 and i64, not measured there). H200, whole sorts, time
-    // against the ordinary tile (three or four rotations in one program, best of each):
+    // per thread, their keys read again when staged: in 384 x 32 x 5 bytes for keys of 4
+    // bytes, 384 x 15 x 9 for 8-byte keys. u32, i32 and f32 keys get 32 (f32's each with a
+    // kept digit), u64 and i64 16, f64 15 (with its digit); only where an SM holds three such
+    // tiles (sm_90; sm_80 for u32, i32, u64 and i64, not measured there). H200, whole sorts,
+    // time against the ordinary tile (three or four rotations in one program, best of each):
     //   u32 32 keys: 2^23 -0.2 %, 2^24 -2.7, 2^25 -6.7, 2^26 -10.5, 2^28 -13.0 (27: -6.4 % at
     //   2^23 but -9.4 at 2^28; 33: +2.3 % at 2^23, -14.0 at 2^28);
     //   f32 27 keys: 2^24 +3.0 %, 2^26 -3.2, 2^28 -5.6 (32: +6.3, -4.7, -8.1; below 2^26 its
-    //   two ways to take digits spill more with more keys);
+    //   two ways to take digits spill more with more keys); 32 against 27 from f32's
+    //   threshold: 2^25 -0.1 %, 2^26-2^27 -2.0, 2^28 -2.4 / -2.5 (bench/results/NOTES.md);
     //   u64 16 keys: 2^24 -0.9 %, 2^26 -1.7, 2^28 -2.2 (17: +0.6, -2.7, -3.3; 18 slower);
     //   f64 15 keys: 2^24 -1.8 %, 2^26 -3.3, 2^28 -4.5 (16: 1.1-1.5 % slower than 15).
     // At 2^19-2^23 8-byte keys gained nothing or lost up to 4 % (bench/results/NOTES.md).
     k.large_input_items_per_thread = 32;
-    k.large_input_exchange_bytes = 384 * 15 * 9;
+    k.large_input_exchange_bytes = 384 * 32 * 5;
+    k.large_input_wide_key_exchange_bytes = 384 * 15 * 9;
     k.large_input_min_keys = std::size_t(1) << 24;
     k.large_input_min_float_keys = std::size_t(1) << 25;
     // Pairs of 4-byte integer keys and 4-byte values, large inputs: 26 pairs per thread, the

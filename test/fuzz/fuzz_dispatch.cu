@@ -67,12 +67,13 @@ std::vector<std::size_t> size_edges_of() {
       std::size_t(cluster_medium::tile_items), std::size_t(cluster_medium::capacity),
       std::size_t(merge::tile_items),          std::size_t(merge::chunk_items),
       std::size_t(bucket::unit_items),         std::size_t(bucket::partition_tile)};
-  // The large-input tile (keys only): its tile and the size it starts at.
+  // The large-input tile (keys only, and pairs of 4-byte keys and values): its tile and the
+  // size it starts at.
   if constexpr (backends::radix::has_large_input_tile<radix_tuning_sm90, Key, Value>()) {
     using large =
-        radix_shape<backends::radix::large_input_tuning<radix_tuning_sm90>, Key, Value>;
+        radix_shape<backends::radix::large_input_tuning<radix_tuning_sm90, Key>, Key, Value>;
     edges.push_back(std::size_t(large::tile_items));
-    edges.push_back(backends::radix::large_input_min_keys<radix_tuning_sm90, Key>());
+    edges.push_back(backends::radix::large_input_min_keys<radix_tuning_sm90, Key, Value>());
   }
   // The counting sort of narrow keys and 16-bit floats (keys only): a fill tile and a count
   // step.

@@ -60,7 +60,7 @@ TYPED_TEST(RadixLargeInputTile, KeysMatchStdStableSortAtEveryEdgeSize) {
 template <class Key, class Value>
 void expect_taken_from_its_size_where_the_device_holds_it() {
   using sm90 = radix_tuning_sm90;
-  using large = radix::large_input_tuning<sm90>;
+  using large = radix::large_input_tuning<sm90, Key>;
   using shape = radix::radix_shape<large, Key, Value>;
   using storage = typename radix::onesweep_tile<large, Key, Value>::storage_t;
   const std::size_t block_bytes =

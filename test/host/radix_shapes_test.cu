@@ -35,8 +35,8 @@ void expect_tile_fits() {
   EXPECT_GE(shape::items_per_thread, 1);
   EXPECT_LE(sizeof(storage), sm90_shared_per_block);
   // The same shapes run on every GPU: within the smallest block opt-in (sm_75's 64 KB), but
-  // for a tile taken only where the device is found to hold it (the pairs' large-input tile).
-  if (!Tuning::knobs.shared_bytes_checked_on_device)
+  // for a tile taken only where the device is found to hold it (the large-input tiles).
+  if (!radix::shared_bytes_checked_on_device<Tuning>)
     EXPECT_LE(sizeof(storage), std::size_t(gpusort::backends::every_gpu_shared_bytes));
   EXPECT_LE(sizeof(storage) * shape::onesweep_blocks, sm90_shared_per_multiprocessor);
   // Dynamic shared memory exactly when the static limit would be exceeded.
@@ -113,9 +113,11 @@ TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
 // keys: keys only but for narrow keys (counted at such sizes), pairs only of 4-byte integer
 // keys with 4-byte values beside them; never for par's small and mid tiles. Each fits an
 // sm_90 SM as many times as its blocks per SM.
+template <class Key>
+using large_input = radix::large_input_tuning<gpusort::radix_tuning_sm90, Key>;
+
 TEST(RadixShapes, LargeInputTilesWidenKeysOnlyTilesAndU32SizedPairs) {
   using sm90 = gpusort::radix_tuning_sm90;
-  using large = radix::large_input_tuning<sm90>;
   EXPECT_TRUE((radix::has_large_input_tile<sm90, std::uint32_t, no_values>()));
   EXPECT_TRUE((radix::has_large_input_tile<sm90, std::int32_t, no_values>()));
   EXPECT_TRUE((radix::has_large_input_tile<sm90, float, no_values>()));
@@ -138,28 +140,37 @@ TEST(RadixShapes, LargeInputTilesWidenKeysOnlyTilesAndU32SizedPairs) {
                                             no_values>()));
   EXPECT_FALSE((radix::has_large_input_tile<gpusort::radix_tuning_small_tiles_sm90, double,
                                             no_values>()));
-  EXPECT_GT((radix::radix_shape<large, std::uint32_t>::items_per_thread),
+  EXPECT_GT((radix::radix_shape<large_input<std::uint32_t>, std::uint32_t>::items_per_thread),
             (radix::radix_shape<sm90, std::uint32_t>::items_per_thread));
-  EXPECT_GT((radix::radix_shape<large, float>::items_per_thread),
+  EXPECT_GT((radix::radix_shape<large_input<float>, float>::items_per_thread),
             (radix::radix_shape<sm90, float>::items_per_thread));
-  EXPECT_GT((radix::radix_shape<large, std::uint64_t>::items_per_thread),
+  EXPECT_GT((radix::radix_shape<large_input<std::uint64_t>, std::uint64_t>::items_per_thread),
             (radix::radix_shape<sm90, std::uint64_t>::items_per_thread));
-  EXPECT_GT((radix::radix_shape<large, double>::items_per_thread),
+  EXPECT_GT((radix::radix_shape<large_input<double>, double>::items_per_thread),
             (radix::radix_shape<sm90, double>::items_per_thread));
-  using pairs_large = radix::radix_shape<large, std::uint32_t, std::uint32_t>;
+  using pairs_large =
+      radix::radix_shape<large_input<std::uint32_t>, std::uint32_t, std::uint32_t>;
   EXPECT_GT(pairs_large::items_per_thread,
             (radix::radix_shape<sm90, std::uint32_t, std::uint32_t>::items_per_thread));
   EXPECT_TRUE(pairs_large::values_beside_keys);
-  EXPECT_TRUE((radix::onesweep_tile<large, std::uint32_t, std::uint32_t>::reads_pairs_when_staged));
+  EXPECT_TRUE((radix::onesweep_tile<large_input<std::uint32_t>, std::uint32_t,
+                                    std::uint32_t>::reads_pairs_when_staged));
+  // 4-byte floats as many keys per thread as 4-byte integers, their kept digits beside them;
+  // 8-byte keys their own, smaller exchange.
+  EXPECT_EQ((radix::radix_shape<large_input<float>, float>::items_per_thread),
+            (radix::radix_shape<large_input<std::uint32_t>, std::uint32_t>::items_per_thread));
+  EXPECT_TRUE((radix::radix_shape<large_input<float>, float>::keeps_digits));
+  EXPECT_LT((radix::radix_shape<large_input<double>, double>::exchange_bytes),
+            (radix::radix_shape<large_input<float>, float>::exchange_bytes));
   // Floats from their own, larger size.
   EXPECT_GE((radix::large_input_min_keys<sm90, float>()),
             (radix::large_input_min_keys<sm90, std::uint32_t>()));
-  expect_tile_fits<std::uint32_t, no_values, large>();
-  expect_tile_fits<float, no_values, large>();
-  expect_tile_fits<std::uint64_t, no_values, large>();
-  expect_tile_fits<double, no_values, large>();
-  expect_tile_fits<std::uint32_t, std::uint32_t, large>();
-  expect_tile_fits<std::int32_t, std::uint32_t, large>();
+  expect_tile_fits<std::uint32_t, no_values, large_input<std::uint32_t>>();
+  expect_tile_fits<float, no_values, large_input<float>>();
+  expect_tile_fits<std::uint64_t, no_values, large_input<std::uint64_t>>();
+  expect_tile_fits<double, no_values, large_input<double>>();
+  expect_tile_fits<std::uint32_t, std::uint32_t, large_input<std::uint32_t>>();
+  expect_tile_fits<std::int32_t, std::uint32_t, large_input<std::int32_t>>();
 }
 
 TEST(RadixShapes, ParsSmallTilesFitTheSharedMemoryOfAnSm90) {
