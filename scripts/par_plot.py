@@ -106,7 +106,7 @@ def main(argv):
     axes[0][0].set_ylabel("speed-up over cub::DeviceRadixSort")
     for strategy, colour in COLOURS.items():  # one legend entry per strategy, in every figure
         axes[0][0].scatter([], [], color=colour, label=strategy, s=18)
-    axes[0][0].legend(fontsize=7, loc="upper right")
+    axes[0][0].legend(fontsize=7, loc="best")  # where it hides the fewest points
     context = data.get("context", {})
     figure.suptitle(f"gpusort::par vs CUB, {context.get('gpu', '')}, "
                     f"{context.get('date', '')[:10]} (red: goals; grey dashes: cudaMallocAsync, the old "
