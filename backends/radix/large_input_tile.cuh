@@ -60,20 +60,23 @@ inline constexpr bool shared_bytes_checked_on_device<large_input_tuning<Tuning, 
 // Whether Tuning has a large-input tile for Key (and Value) that holds more of them than its
 // ordinary tile: only then is it compiled. Never for narrow keys alone, which are counted,
 // not moved, at such sizes (counting_sort.cuh); for pairs only 4-byte integer keys with 4-byte
-// values staged beside them, the one kind measured to gain.
+// values staged beside them, the one kind measured to gain. A tuning turns a tile off by
+// leaving its item count or its exchange at 0.
 template <class Tuning, class Key, class Value>
 constexpr bool has_large_input_tile() {
   // The large shape is only named up front: it is built only where it applies (its exchange
   // need not hold a wide value). values_beside_keys holds only for integer keys.
   using ordinary = radix_shape<Tuning, Key, Value>;
   using large = radix_shape<large_input_tuning<Tuning, Key>, Key, Value>;
+  constexpr auto knobs = large_input_tuning<Tuning, Key>::knobs;
   if constexpr (has_values_v<Value>) {
-    if constexpr (Tuning::knobs.large_input_items_per_thread_with_values == 0 ||
-                  sizeof(Key) != 4 || sizeof(Value) != 4)
+    if constexpr (knobs.items_per_thread_with_values == 0 ||
+                  knobs.exchange_bytes_with_values == 0 || sizeof(Key) != 4 || sizeof(Value) != 4)
       return false;
     else
       return large::values_beside_keys && large::tile_items > ordinary::tile_items;
-  } else if constexpr (is_counted_key_v<Key> || Tuning::knobs.large_input_items_per_thread == 0) {
+  } else if constexpr (is_counted_key_v<Key> || knobs.items_per_thread == 0 ||
+                       knobs.exchange_bytes == 0) {
     return false;
   } else {
     return large::tile_items > ordinary::tile_items;
@@ -109,7 +112,8 @@ bool large_input_tiles_resident() {
     if (int(sizeof(storage_t)) > detail::facts_of_device(device).shared_bytes_per_block_optin)
       return false;
     // The occupancy query counts dynamic shared memory only once the kernel may take it.
-    const int shared_bytes = allowed_dynamic_shared_bytes<kernel, storage_t, true>(
+    const int shared_bytes =
+        allowed_dynamic_shared_bytes<kernel, storage_t, shared_bytes_checked_on_device<large>>(
         "radix sort: allowing the large-input tile its shared memory");
     int blocks = 0;
     detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(

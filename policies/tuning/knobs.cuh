@@ -60,7 +60,8 @@ struct radix_knobs {
   // large_input_items_per_thread keys per thread in large_input_exchange_bytes (keys wider
   // than 4 bytes: large_input_wide_key_exchange_bytes), each key read again when staged
   // rather than held through the rank; where that gives the key type more keys per tile and
-  // the device holds onesweep_blocks_per_multiprocessor such tiles per SM (0 items: never).
+  // the device holds onesweep_blocks_per_multiprocessor such tiles per SM (0 items, or 0
+  // exchange bytes for a key width: never, for those keys).
   int large_input_items_per_thread = 0;
   int large_input_exchange_bytes = 0;
   int large_input_wide_key_exchange_bytes = 0;
@@ -71,7 +72,8 @@ struct radix_knobs {
   // pairs per thread, the values beside the keys in large_input_exchange_bytes_with_values,
   // neither held in registers through the rank (pairs_read_when_staged). This tile may take
   // more shared memory than every GPU gives a block: it is taken only where the device holds
-  // onesweep_blocks_per_multiprocessor_with_values of it per SM (0 items: never).
+  // onesweep_blocks_per_multiprocessor_with_values of it per SM (0 items or 0 exchange bytes:
+  // never).
   int large_input_items_per_thread_with_values = 0;
   int large_input_exchange_bytes_with_values = 0;
   std::size_t large_input_min_keys_with_values = 0;

@@ -201,3 +201,36 @@ TEST(ClusterSortAvailability, FromTheDeviceAndTheKernelAsLoaded) {
   EXPECT_TRUE(cluster_sort_runs_on(12, sm120_code, 99 * 1024, 64 * 1024));
   EXPECT_FALSE(cluster_sort_runs_on(8, sm90_code, 163 * 1024, storage));   // A100
 }
+
+// A tuning turns a large-input tile off by leaving its exchange at 0 as well as its item
+// count: a user's tuning that sets only the item counts compiles, with no large tile for the
+// keys whose exchange it leaves out (each check below named a zero exchange's shape before).
+struct large_items_without_wide_key_exchange {
+  static constexpr gpusort::radix_knobs knobs = [] {
+    auto k = gpusort::radix_tuning_sm90::knobs;
+    k.large_input_wide_key_exchange_bytes = 0;
+    k.large_input_exchange_bytes_with_values = 0;
+    return k;
+  }();
+};
+struct large_items_without_any_exchange {
+  static constexpr gpusort::radix_knobs knobs = [] {
+    auto k = large_items_without_wide_key_exchange::knobs;
+    k.large_input_exchange_bytes = 0;
+    return k;
+  }();
+};
+
+TEST(RadixShapes, LargeInputTileWithoutExchangeIsOff) {
+  using wide_off = large_items_without_wide_key_exchange;
+  using all_off = large_items_without_any_exchange;
+  EXPECT_GT(wide_off::knobs.large_input_items_per_thread, 0);
+  EXPECT_GT(wide_off::knobs.large_input_items_per_thread_with_values, 0);
+  EXPECT_TRUE((radix::has_large_input_tile<wide_off, std::uint32_t, no_values>()));
+  EXPECT_TRUE((radix::has_large_input_tile<wide_off, float, no_values>()));
+  EXPECT_FALSE((radix::has_large_input_tile<wide_off, std::uint64_t, no_values>()));
+  EXPECT_FALSE((radix::has_large_input_tile<wide_off, double, no_values>()));
+  EXPECT_FALSE((radix::has_large_input_tile<wide_off, std::uint32_t, std::uint32_t>()));
+  EXPECT_FALSE((radix::has_large_input_tile<all_off, std::uint32_t, no_values>()));
+  EXPECT_FALSE((radix::has_large_input_tile<all_off, float, no_values>()));
+}
