@@ -90,7 +90,8 @@ void run_par_strategy(par_strategy strategy,
         const sort_request<Key, Value, radix_order, true> stable{
             request.keys, request.values, request.count, radix_order{}, request.stream,
             request.allocator};
-        backends::merge::sort<merge_tuning_sm90>(stable);
+        // (par gives merge only sizes far below the sample sort's.)
+        backends::merge::sort<merge_tuning_sm90, false>(stable);
         return;
       }
       break;

@@ -10,6 +10,7 @@
 #include "../common/kernel_setup.cuh"
 #include "cluster_sort.cuh"
 #include "kernels.cuh"
+#include "sample_sort.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -151,13 +152,9 @@ bool sort_in_one_block(const sort_request<Key, Value, Compare, Stable>& request,
   return true;
 }
 
-// Sorts the request's keys (and values alongside, unless Value is no_values) by its
-// comparator, a strict weak ordering. Always stable (tiles and merges both keep equal keys in
-// order, at no extra cost). Enqueued on the request's stream, no synchronisation. With a
-// comparator that is no strict weak ordering the result is unspecified but a permutation of
-// the input (merge_runs passes keys through where the merge path searches disagree).
+// The sort by merges alone: one block, one cluster, or tiles and merge passes.
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
-void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+void sort_by_merging(const sort_request<Key, Value, Compare, Stable>& request) {
   const std::size_t n = request.count;
   using shape = merge_shape<Tuning, Key>;
   using one_block = one_block_shape<Tuning, Key>;
@@ -186,6 +183,26 @@ void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   // Ordinary tiles: below four wide tiles, passes of too few merge blocks to search by
   // samples, unless the key has no wide tile.
   sort_in_tiles<shape, shape, !wide_tile_holds_more<Tuning, Key>()>(request);
+}
+
+// Sorts the request's keys (and values alongside, unless Value is no_values) by its
+// comparator, a strict weak ordering. Always stable (tiles and merges both keep equal keys in
+// order, at no extra cost; so does the sample sort). Enqueued on the request's stream, no
+// synchronisation. With a comparator that is no strict weak ordering the result is
+// unspecified but a permutation of the input (merge_runs passes keys through where the merge
+// path searches disagree). MaySampleSort: whether the sample sort is compiled in (where the
+// Tuning takes it for Key), for callers that never reach its sizes.
+template <class Tuning, bool MaySampleSort = true, class Key, class Value, class Compare,
+          bool Stable>
+void sort(const sort_request<Key, Value, Compare, Stable>& request) {
+  if constexpr (MaySampleSort && !has_values_v<Value> && sample_sort_compiled<Tuning, Key>()) {
+    const auto sort_samples = [&](Key* samples, std::size_t count) {
+      sort_by_merging<Tuning>(sort_request<Key, Value, Compare, Stable>{
+          samples, nullptr, count, request.comp, request.stream, request.allocator});
+    };
+    if (sort_by_sampling<Tuning>(request, sort_samples)) return;
+  }
+  sort_by_merging<Tuning>(request);
 }
 
 }  // namespace gpusort::backends::merge

@@ -38,6 +38,52 @@ struct small_block_tuning {
   }();
 };
 
+// Where sort keeps what it needs in its one block of temporary memory, for n keys in
+// segment_count segments: sized from those two alone (the offsets stay on the device).
+// SmallBlocks: whether segments of 65 keys up to a small block's tile go to small blocks
+// (else to blocks: the sample sort's buckets, which a small block would sort slowly, H200,
+// 2^24 16-byte keys in buckets of ~1075 keys: 850 us in small blocks for half of them).
+template <class Tuning, class Key, class Value, bool SmallBlocks = true>
+struct segmented_layout {
+  class_limits limits;
+  std::size_t room[class_count];
+  bool multi_block;
+  int passes;
+  std::size_t table_entries;
+  std::size_t header_at, list_at[class_count], alternate_keys_at, alternate_values_at,
+      first_tiles_at, first_merge_blocks_at, splits_at, disagreed_at;
+  std::size_t total_bytes;
+
+  segmented_layout(std::size_t n, std::size_t segment_count)
+      : limits{SmallBlocks
+                   ? std::size_t(merge::merge_shape<small_block_tuning<Tuning>, Key>::tile_items)
+                   : std::size_t(group_most_keys(in_group_of_64)),
+               std::size_t(merge::merge_shape<Tuning, Key>::tile_items), segment_count == 1} {
+    using block_shape = merge::merge_shape<Tuning, Key>;
+    constexpr int tile_items = block_shape::tile_items;
+    constexpr bool has_values = has_values_v<Value>;
+    for (int c = 0; c < class_count; ++c)
+      room[c] = c == in_small_block && !SmallBlocks
+                    ? 0
+                    : most_segments_of(c, n, segment_count, limits);
+    multi_block = room[in_blocks] > 0;
+    passes = multi_block ? merge::merge_pass_count(n, tile_items) : 0;
+    storage_plan layout;
+    header_at = layout.reserve<segment_plan_header>(1);
+    for (int c = 0; c < class_count; ++c) list_at[c] = layout.reserve<unsigned>(room[c]);
+    alternate_keys_at = layout.reserve<Key>(multi_block ? n : 0);
+    alternate_values_at = layout.reserve<Value>(multi_block && has_values ? n : 0);
+    table_entries = multi_block ? room[in_blocks] + 1 : 0;
+    first_tiles_at = layout.reserve<std::size_t>(table_entries);
+    first_merge_blocks_at = layout.reserve<std::size_t>(table_entries * std::size_t(passes));
+    const std::size_t most_blocks =
+        passes > 0 ? most_merge_blocks(n, tile_items, 0, block_shape::chunk_items) : 0;
+    splits_at = layout.reserve<std::size_t>(most_blocks);
+    disagreed_at = layout.reserve<unsigned>(multi_block ? 1 : 0);
+    total_bytes = layout.total_bytes();
+  }
+};
+
 // What sort does with a single segment that covers the whole input: nothing special here.
 // A caller with a faster sort of the whole input passes a WholeInputSort with enabled = true
 // and operator()(gate), which enqueues that sort to run only where *gate (device memory) is
@@ -51,8 +97,9 @@ struct no_whole_input_sort {
 // Sorts every segment of the request by its comparator, stably (the group ranks, the tiles
 // and the merges all keep equal keys in order). With a comparator that is no strict weak
 // ordering each segment ends up a permutation of itself. Tuning: the comparison sort's knobs.
-template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable,
-          class WholeInputSort = no_whole_input_sort>
+// SmallBlocks: as segmented_layout's.
+template <class Tuning, bool SmallBlocks = true, class Key, class Value, class Offset,
+          class Compare, bool Stable, class WholeInputSort = no_whole_input_sort>
 void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request,
           const WholeInputSort& whole_input_sort = {}) {
   using block_shape = merge::merge_shape<Tuning, Key>;
@@ -65,44 +112,30 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   const std::size_t n = request.count;
   const std::size_t segment_count = request.segment_count;
   const cudaStream_t stream = request.stream;
-  const class_limits limits{std::size_t(small_shape::tile_items), std::size_t(tile_items),
-                            segment_count == 1};
-  std::size_t room[class_count];
-  for (int c = 0; c < class_count; ++c) room[c] = most_segments_of(c, n, segment_count, limits);
-  const bool multi_block = room[in_blocks] > 0;
-  const int passes = multi_block ? merge::merge_pass_count(n, tile_items) : 0;
-
   // Everything is allocated before the input is touched.
-  storage_plan layout;
-  const std::size_t header_at = layout.reserve<segment_plan_header>(1);
-  std::size_t list_at[class_count];
-  for (int c = 0; c < class_count; ++c) list_at[c] = layout.reserve<unsigned>(room[c]);
-  const std::size_t alternate_keys_at = layout.reserve<Key>(multi_block ? n : 0);
-  const std::size_t alternate_values_at = layout.reserve<Value>(multi_block && has_values ? n : 0);
-  const std::size_t table_entries = multi_block ? room[in_blocks] + 1 : 0;
-  const std::size_t first_tiles_at = layout.reserve<std::size_t>(table_entries);
-  const std::size_t first_merge_blocks_at =
-      layout.reserve<std::size_t>(table_entries * std::size_t(passes));
-  const std::size_t most_blocks =
-      passes > 0 ? most_merge_blocks(n, tile_items, 0, chunk_items) : 0;
-  const std::size_t splits_at = layout.reserve<std::size_t>(most_blocks);
-  const std::size_t disagreed_at = layout.reserve<unsigned>(multi_block ? 1 : 0);
-  temporary_storage storage(request.allocator, layout.total_bytes(), stream);
+  const segmented_layout<Tuning, Key, Value, SmallBlocks> layout(n, segment_count);
+  const class_limits& limits = layout.limits;
+  const std::size_t* room = layout.room;
+  const bool multi_block = layout.multi_block;
+  const int passes = layout.passes;
+  const std::size_t table_entries = layout.table_entries;
+  temporary_storage storage(request.allocator, layout.total_bytes, stream);
 
-  auto* header = storage.at<segment_plan_header>(header_at);
+  auto* header = storage.at<segment_plan_header>(layout.header_at);
   class_lists lists{};
   for (int c = 0; c < class_count; ++c) {
-    lists.list[c] = storage.at<unsigned>(list_at[c]);
+    lists.list[c] = storage.at<unsigned>(layout.list_at[c]);
     lists.room[c] = room[c];
   }
-  const buffers_t buffers{request.keys, multi_block ? storage.at<Key>(alternate_keys_at) : nullptr,
-                          request.values,
-                          multi_block && has_values ? storage.at<Value>(alternate_values_at)
-                                                    : nullptr};
-  std::size_t* first_tiles = multi_block ? storage.at<std::size_t>(first_tiles_at) : nullptr;
-  std::size_t* first_merge_blocks = storage.at<std::size_t>(first_merge_blocks_at);
-  auto* splits = storage.at<std::size_t>(splits_at);
-  unsigned* disagreed = storage.at<unsigned>(disagreed_at);
+  Key* const alternate_keys = multi_block ? storage.at<Key>(layout.alternate_keys_at) : nullptr;
+  Value* const alternate_values =
+      multi_block && has_values ? storage.at<Value>(layout.alternate_values_at) : nullptr;
+  const buffers_t buffers{request.keys, alternate_keys, request.values, alternate_values};
+  std::size_t* first_tiles =
+      multi_block ? storage.at<std::size_t>(layout.first_tiles_at) : nullptr;
+  std::size_t* first_merge_blocks = storage.at<std::size_t>(layout.first_merge_blocks_at);
+  auto* splits = storage.at<std::size_t>(layout.splits_at);
+  unsigned* disagreed = storage.at<unsigned>(layout.disagreed_at);
   unsigned long long* report = detail::offsets_report_of(detail::current_device()).device;
   const Offset* begins = request.begin_offsets;
   const Offset* ends = request.end_offsets;
@@ -157,7 +190,9 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
                                      lists.list[cls], cls, comp);
     detail::check_launch(name);
   };
-  sort_in_blocks(small_shape{}, in_small_block, "segmented sort: sort_segments_in_blocks (small)");
+  if constexpr (SmallBlocks)
+    sort_in_blocks(small_shape{}, in_small_block,
+                   "segmented sort: sort_segments_in_blocks (small)");
   sort_in_blocks(block_shape{}, in_block, "segmented sort: sort_segments_in_blocks");
   // While the plan (in this call's storage) is still allocated.
   if (whole_input_to_radix) whole_input_sort(&header->whole_input);

@@ -170,6 +170,22 @@ struct merge_knobs {
                                           // samples of their runs (0: never, except inputs
                                           // too small for wide tiles, which always do)
   int exchange_bytes = 0;          // shared memory a tile may take
+  // Keys without values of 9 to 16 bytes (8 bytes) from this many on: a sample sort
+  // (backends/merge/sample_sort.cuh), where the tuning also names its scatter's radix tuning
+  // as sample_sort_scatter_tuning (0, or no such name: never), up to sample_sort_max_keys
+  // (0: any).
+  long long sample_sort_min_keys = 0;
+  long long sample_sort_min_keys_8_byte_keys = 0;
+  long long sample_sort_max_keys = 0;
+  int sample_sort_bucket_percent = 0;      // a bucket averages this share of a tile, in %
+  int sample_sort_samples_per_bucket = 0;  // the sample: this many keys per bucket
+  int sample_sort_classify_threads = 0;    // the classify's block
+  int sample_sort_classify_items_per_thread = 0;  // and keys per thread
+  int sample_sort_staged_tree_bytes = 0;  // the classify's shared memory for the splitter
+                                          // tree's top levels (at most 48 KB), for trees
+                                          // at most one level deeper than that holds;
+  int sample_sort_deep_tree_staged_bytes = 0;  // and for deeper trees (whose last levels
+                                               // are read through L1)
 };
 
 // The bucket + bitonic backend (backends/bucket_bitonic/). Every knob applies to keys only
