@@ -266,7 +266,8 @@ bool sort_by_sampling(const sort_request<Key, no_values, Compare, Stable>& reque
     detail::check_launch("sample sort: find_bucket_segments");
 
     lent_block buckets_storage(storage.at<char>(lent_at), buckets_layout.total_bytes);
-    using buckets_request = segmented_sort_request<Key, no_values, std::size_t, Compare, Stable>;
+    // (Stable either way: the segmented sort always is; one instantiation for both calls.)
+    using buckets_request = segmented_sort_request<Key, no_values, std::size_t, Compare, true>;
     segmented::sort<Tuning, false>(buckets_request{request.keys, nullptr, n, begins, ends,
                                                    std::size_t(bucket_count), request.comp,
                                                    stream, allocator_ref(buckets_storage)});
