@@ -1,7 +1,7 @@
-// A block of temporary memory allocated up front and lent, whole, to a later allocation: so
-// that a sort which calls another sort after it has written the input (the sample sort's
-// buckets, after its scatter) still allocates everything before it touches the input, as
-// allocator.cuh asks of every backend. Passed as allocator_ref(block) to the inner sort.
+// A part of a sort's one temporary allocation, lent, whole, to each sort it calls in turn
+// (the sample sort's: its sample's, its scatter's, its buckets'), as their allocator: so that
+// the sort allocates everything at once, before it touches the input, as allocator.cuh asks
+// of every backend, and an allocator that hands out one block at a time serves it too.
 #pragma once
 
 #include <gpusort/error.cuh>

@@ -196,9 +196,9 @@ template <class Tuning, bool MaySampleSort = true, class Key, class Value, class
           bool Stable>
 void sort(const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (MaySampleSort && !has_values_v<Value> && sample_sort_compiled<Tuning, Key>()) {
-    const auto sort_samples = [&](Key* samples, std::size_t count) {
+    const auto sort_samples = [&](Key* samples, std::size_t count, allocator_ref allocator) {
       sort_by_merging<Tuning>(sort_request<Key, Value, Compare, Stable>{
-          samples, nullptr, count, request.comp, request.stream, request.allocator});
+          samples, nullptr, count, request.comp, request.stream, allocator});
     };
     if (sort_by_sampling<Tuning>(request, sort_samples)) return;
   }

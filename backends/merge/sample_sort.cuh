@@ -181,8 +181,18 @@ __global__ void find_bucket_segments(const Bucket* sorted_buckets, std::size_t n
   ends[bucket] = equal_keys[bucket] != 0 ? begin : first_of_bucket(sorted_buckets, n, bucket + 1);
 }
 
+// The most temporary memory the merge passes take for `count` keys (dispatch.cuh's
+// sort_in_tiles: a second buffer of keys, the split samples, one split per merge block), with
+// room to spare: the bound of the block lent to the sample's sort.
+template <class Key>
+constexpr std::size_t sample_sort_bytes_at_most(std::size_t count) {
+  return 2 * count * sizeof(Key) + count * sizeof(std::size_t) / 64 + 64 * 1024;
+}
+
 // Sorts the request's keys by sampling where takes_sample_sort says so: returns whether it
-// did. sort_samples(keys, count) sorts a sample in temporary memory (the merge passes).
+// did. sort_samples(keys, count, allocator) sorts a sample in temporary memory (the merge
+// passes), taking its own temporary memory, at most sample_sort_bytes_at_most<Key>(count),
+// from allocator.
 template <class Tuning, class Key, class Compare, bool Stable, class SortSamples>
 bool sort_by_sampling(const sort_request<Key, no_values, Compare, Stable>& request,
                       const SortSamples& sort_samples) {
@@ -208,9 +218,16 @@ bool sort_by_sampling(const sort_request<Key, no_values, Compare, Stable>& reque
                                      : staged_tree_levels<Key, small_top_bytes>();
     const int tree_slots = stored_tree_slots(plan.log_buckets, top_levels);
 
-    // Everything is allocated before the input is touched, the buckets' sort's storage too.
+    // Everything is allocated at once, before the input is touched: this sort's buffers and
+    // one block that the sorts it calls (the sample's, the scatter's, the buckets') each
+    // take in turn, sized for the largest of them. One allocation, so that an allocator
+    // that hands out one block at a time serves this sort as it serves the others.
     const segmented::segmented_layout<Tuning, Key, no_values, false> buckets_layout(n,
                                                                                 bucket_count);
+    const radix::onesweep_layout<scatter_tuning, bucket_t, Key> scatter_layout(n);
+    std::size_t lent_bytes = sample_sort_bytes_at_most<Key>(plan.samples);
+    if (scatter_layout.total_bytes > lent_bytes) lent_bytes = scatter_layout.total_bytes;
+    if (buckets_layout.total_bytes > lent_bytes) lent_bytes = buckets_layout.total_bytes;
     storage_plan layout;
     const std::size_t samples_at = layout.reserve<Key>(plan.samples);
     const std::size_t tree_at = layout.reserve<Key>(tree_slots);
@@ -219,7 +236,7 @@ bool sort_by_sampling(const sort_request<Key, no_values, Compare, Stable>& reque
     const std::size_t any_equal_at = layout.reserve<unsigned>(1);
     const std::size_t begins_at = layout.reserve<std::size_t>(bucket_count);
     const std::size_t ends_at = layout.reserve<std::size_t>(bucket_count);
-    const std::size_t lent_at = layout.reserve_bytes(buckets_layout.total_bytes);
+    const std::size_t lent_at = layout.reserve_bytes(lent_bytes);
     temporary_storage storage(request.allocator, layout.total_bytes(), stream);
     Key* const samples = storage.at<Key>(samples_at);
     Key* const tree = storage.at<Key>(tree_at);
@@ -228,12 +245,14 @@ bool sort_by_sampling(const sort_request<Key, no_values, Compare, Stable>& reque
     unsigned* const any_equal = storage.at<unsigned>(any_equal_at);
     std::size_t* const begins = storage.at<std::size_t>(begins_at);
     std::size_t* const ends = storage.at<std::size_t>(ends_at);
+    lent_block inner_storage(storage.at<char>(lent_at), lent_bytes);
+    const allocator_ref inner_allocator(inner_storage);
 
     constexpr int small_threads = 256;
     gather_samples<<<unsigned(tile_count(plan.samples, small_threads)), small_threads, 0,
                      stream>>>(request.keys, n, samples, plan.samples);
     detail::check_launch("sample sort: gather_samples");
-    sort_samples(samples, plan.samples);
+    sort_samples(samples, plan.samples, inner_allocator);
     detail::check_cuda(cudaMemsetAsync(any_equal, 0, sizeof(unsigned), stream),
                        "sample sort: clearing the flag of equal splitters");
     const int tree_threads = tree_slots > bucket_count ? tree_slots : bucket_count;
@@ -260,17 +279,16 @@ bool sort_by_sampling(const sort_request<Key, no_values, Compare, Stable>& reque
 
     // The scatter: a stable radix sort of the bucket numbers, the keys their values.
     radix::onesweep_sort<scatter_tuning>(sort_request<bucket_t, Key, less<>, true>{
-        buckets, request.keys, n, less<>{}, stream, request.allocator});
+        buckets, request.keys, n, less<>{}, stream, inner_allocator});
     find_bucket_segments<<<unsigned(tile_count(bucket_count, small_threads)), small_threads, 0,
                            stream>>>(buckets, n, bucket_count, equal_keys, begins, ends);
     detail::check_launch("sample sort: find_bucket_segments");
 
-    lent_block buckets_storage(storage.at<char>(lent_at), buckets_layout.total_bytes);
     // (Stable either way: the segmented sort always is; one instantiation for both calls.)
     using buckets_request = segmented_sort_request<Key, no_values, std::size_t, Compare, true>;
     segmented::sort<Tuning, false>(buckets_request{request.keys, nullptr, n, begins, ends,
                                                    std::size_t(bucket_count), request.comp,
-                                                   stream, allocator_ref(buckets_storage)});
+                                                   stream, inner_allocator});
   }
   return true;
 }

@@ -23,13 +23,18 @@
 namespace gpusort::test {
 namespace {
 
-// Sample sorts from 3000 keys of 8 bytes and more, buckets of a tenth of a tile.
+// Sample sorts from 3000 keys of 8 bytes and more, buckets of a tenth of a tile, small tree
+// tops (1 KB: 16-byte keys 6 levels, 8-byte 7; deeper trees 256 bytes: 4 and 5 levels), so
+// that rows below the top are read at sizes a compute-sanitizer run takes (20011 16-byte keys:
+// 7 levels).
 struct small_buckets_tuning {
   static constexpr merge_knobs knobs = [] {
     merge_knobs k = merge_tuning_sm90::knobs;
     k.sample_sort_min_keys = 3000;
     k.sample_sort_min_keys_8_byte_keys = 3000;
     k.sample_sort_bucket_percent = 10;
+    k.sample_sort_staged_tree_bytes = 1024;
+    k.sample_sort_deep_tree_staged_bytes = 256;
     return k;
   }();
   using sample_sort_scatter_tuning = radix_tuning_sm90;
@@ -100,12 +105,11 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MergeSort);
 
 class MergeSampleSort : public GpuTest {};
 
-// 3001 keys: two buckets' worth of samples; 999983 keys of 16 bytes: a tree of 13 levels, 11
-// of them staged; 3000017: 15 levels.
+// 3001 keys; 999983 keys of 16 bytes: a tree of 13 levels; 3000017: 15 levels.
 TEST_F(MergeSampleSort, SmallBucketsMatchStdStableSort) {
   expect_sample_sorts<small_buckets_tuning, two_field_case>(
-      capped({3001, 4099, 65521, 200003, 999983}));
-  expect_sample_sorts<small_buckets_tuning, f64_case>(capped({3001, 65521, 999983}));
+      capped({3001, 4099, 20011, 65521, 200003, 999983}));
+  expect_sample_sorts<small_buckets_tuning, f64_case>(capped({3001, 20011, 65521, 999983}));
   expect_sample_sorts<small_buckets_tuning, u64_descending_case>(capped({5003, 300007}));
 }
 
@@ -125,7 +129,7 @@ TEST_F(MergeSampleSort, BucketsPastTheirTileMatchStdStableSort) {
 // splitters and its keys take a bucket of equal keys, left unsorted, next to sorted buckets;
 // and every key one value.
 TEST_F(MergeSampleSort, FrequentKeysMatchStdStableSort) {
-  for (std::size_t n : capped({3001, 200003, 999983})) {
+  for (std::size_t n : capped({3001, 20011, 200003, 999983})) {
     SCOPED_TRACE("n=" + std::to_string(n));
     std::mt19937_64 rng(n);
     std::vector<two_field_key> keys(n);
@@ -139,6 +143,38 @@ TEST_F(MergeSampleSort, FrequentKeysMatchStdStableSort) {
     for (std::size_t i = 0; i < n; ++i) keys[i] = {5, -2.0f, i};
     expect_sorts_keys_by<true>(merge_policy<small_buckets_tuning>{}, keys, by_major_then_minor{},
                                two_field_case::reference, guarantee::stable);
+  }
+}
+
+// One allocation per sort, whatever the sample sort calls inside (the sample's sort, the
+// scatter, the buckets' sort): an allocator that serves one block at a time serves it.
+struct one_at_a_time_allocator {
+  int calls = 0;
+  int outstanding = 0;
+  int most_outstanding = 0;
+  void* allocate(std::size_t bytes, cudaStream_t stream) {
+    ++calls;
+    most_outstanding = std::max(most_outstanding, ++outstanding);
+    void* p = nullptr;
+    return cudaMallocAsync(&p, bytes, stream) == cudaSuccess ? p : nullptr;
+  }
+  void deallocate(void* p, std::size_t, cudaStream_t stream) noexcept {
+    --outstanding;
+    cudaFreeAsync(p, stream);
+  }
+};
+
+TEST_F(MergeSampleSort, TakesOneAllocationPerSort) {
+  for (std::size_t n : capped({20011, 999983})) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<two_field_key> keys = two_field_case::make_keys(n, distribution::uniform, n);
+    one_at_a_time_allocator allocator;
+    expect_sorts_keys_by<true>(merge_policy<small_buckets_tuning>{}.with_allocator(allocator),
+                               keys, by_major_then_minor{}, two_field_case::reference,
+                               guarantee::stable);
+    EXPECT_EQ(allocator.calls, 1);
+    EXPECT_EQ(allocator.most_outstanding, 1);
+    EXPECT_EQ(allocator.outstanding, 0);
   }
 }
 
