@@ -1,10 +1,11 @@
 // The sample sort's split (sample_sort.cuh): each key's bucket among 2^log_buckets by the
 // splitter tree (splitter_tree.cuh's bucket_of, stored with staged_tree_levels<Key,
-// StagedBytes>() levels at the top), written as one Bucket (u8 or u16) per key, which a radix pass then takes as the
-// digit it scatters the keys by. The tree's top is staged in shared memory once per block,
-// within StagedBytes (at most 48 KB: no opt-in, every GPU); where the tree is deeper, each key's search ends in
-// one row of global memory (L2, then L1). Each thread searches ItemsPerThread keys at once,
-// one depth at a time, so that the loads of a depth are independent.
+// StagedBytes>() levels at the top), written as one Bucket (u8 or u16) per key, which a radix
+// pass then takes as the digit it scatters the keys by. The tree's top is staged in shared
+// memory once per block, within StagedBytes (at most 48 KB: no opt-in, every GPU); where the
+// tree is deeper, each key's search ends in one row of global memory (L2, then L1). Each
+// thread searches ItemsPerThread keys at once, one depth at a time, so that the loads of a
+// depth are independent.
 #pragma once
 
 #include "splitter_tree.cuh"
