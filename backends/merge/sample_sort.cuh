@@ -222,8 +222,7 @@ bool sort_by_sampling(const sort_request<Key, no_values, Compare, Stable>& reque
     // one block that the sorts it calls (the sample's, the scatter's, the buckets') each
     // take in turn, sized for the largest of them. One allocation, so that an allocator
     // that hands out one block at a time serves this sort as it serves the others.
-    const segmented::segmented_layout<Tuning, Key, no_values, false> buckets_layout(n,
-                                                                                bucket_count);
+    const segmented::segmented_layout<Tuning, Key, no_values> buckets_layout(n, bucket_count);
     const radix::onesweep_layout<scatter_tuning, bucket_t, Key> scatter_layout(n);
     std::size_t lent_bytes = sample_sort_bytes_at_most<Key>(plan.samples);
     if (scatter_layout.total_bytes > lent_bytes) lent_bytes = scatter_layout.total_bytes;
@@ -286,9 +285,9 @@ bool sort_by_sampling(const sort_request<Key, no_values, Compare, Stable>& reque
 
     // (Stable either way: the segmented sort always is; one instantiation for both calls.)
     using buckets_request = segmented_sort_request<Key, no_values, std::size_t, Compare, true>;
-    segmented::sort<Tuning, false>(buckets_request{request.keys, nullptr, n, begins, ends,
-                                                   std::size_t(bucket_count), request.comp,
-                                                   stream, inner_allocator});
+    segmented::sort<Tuning>(buckets_request{request.keys, nullptr, n, begins, ends,
+                                            std::size_t(bucket_count), request.comp, stream,
+                                            inner_allocator});
   }
   return true;
 }

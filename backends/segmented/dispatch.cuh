@@ -15,6 +15,7 @@
 #include "../common/resident_grid.cuh"
 #include "../merge/shapes.cuh"
 #include "kernels.cuh"
+#include "small_block_shape.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -23,27 +24,9 @@
 
 namespace gpusort::backends::segmented {
 
-// The small block: Tuning's tile shape on small_block_threads threads.
-inline constexpr int small_block_threads = 64;
-
-template <class Tuning>
-struct small_block_tuning {
-  static constexpr auto knobs = [] {
-    auto k = Tuning::knobs;
-    k.tile_threads = small_block_threads;
-    // Registers as for the tile: about 85 per thread on a 64 K register file.
-    k.tile_blocks_per_multiprocessor = k.tile_blocks_per_multiprocessor * k.tile_threads /
-                                       small_block_threads;
-    return k;
-  }();
-};
-
 // Where sort keeps what it needs in its one block of temporary memory, for n keys in
 // segment_count segments: sized from those two alone (the offsets stay on the device).
-// SmallBlocks: whether segments of 65 keys up to a small block's tile go to small blocks
-// (else to blocks: the sample sort's buckets, which a small block would sort slowly, H200,
-// 2^24 16-byte keys in buckets of ~1075 keys: 850 us in small blocks for half of them).
-template <class Tuning, class Key, class Value, bool SmallBlocks = true>
+template <class Tuning, class Key, class Value>
 struct segmented_layout {
   class_limits limits;
   std::size_t room[class_count];
@@ -55,17 +38,12 @@ struct segmented_layout {
   std::size_t total_bytes;
 
   segmented_layout(std::size_t n, std::size_t segment_count)
-      : limits{SmallBlocks
-                   ? std::size_t(merge::merge_shape<small_block_tuning<Tuning>, Key>::tile_items)
-                   : std::size_t(group_most_keys(in_group_of_64)),
+      : limits{std::size_t(small_block_shape<Tuning, Key>::tile_items),
                std::size_t(merge::merge_shape<Tuning, Key>::tile_items), segment_count == 1} {
     using block_shape = merge::merge_shape<Tuning, Key>;
     constexpr int tile_items = block_shape::tile_items;
     constexpr bool has_values = has_values_v<Value>;
-    for (int c = 0; c < class_count; ++c)
-      room[c] = c == in_small_block && !SmallBlocks
-                    ? 0
-                    : most_segments_of(c, n, segment_count, limits);
+    for (int c = 0; c < class_count; ++c) room[c] = most_segments_of(c, n, segment_count, limits);
     multi_block = room[in_blocks] > 0;
     passes = multi_block ? merge::merge_pass_count(n, tile_items) : 0;
     storage_plan layout;
@@ -97,13 +75,12 @@ struct no_whole_input_sort {
 // Sorts every segment of the request by its comparator, stably (the group ranks, the tiles
 // and the merges all keep equal keys in order). With a comparator that is no strict weak
 // ordering each segment ends up a permutation of itself. Tuning: the comparison sort's knobs.
-// SmallBlocks: as segmented_layout's.
-template <class Tuning, bool SmallBlocks = true, class Key, class Value, class Offset,
-          class Compare, bool Stable, class WholeInputSort = no_whole_input_sort>
+template <class Tuning, class Key, class Value, class Offset, class Compare, bool Stable,
+          class WholeInputSort = no_whole_input_sort>
 void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& request,
           const WholeInputSort& whole_input_sort = {}) {
   using block_shape = merge::merge_shape<Tuning, Key>;
-  using small_shape = merge::merge_shape<small_block_tuning<Tuning>, Key>;
+  using small_shape = small_block_shape<Tuning, Key>;
   constexpr int tile_items = block_shape::tile_items;
   constexpr int chunk_items = block_shape::chunk_items;
   using buffers_t = segment_buffers<Key, Value>;
@@ -113,7 +90,7 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   const std::size_t segment_count = request.segment_count;
   const cudaStream_t stream = request.stream;
   // Everything is allocated before the input is touched.
-  const segmented_layout<Tuning, Key, Value, SmallBlocks> layout(n, segment_count);
+  const segmented_layout<Tuning, Key, Value> layout(n, segment_count);
   const class_limits& limits = layout.limits;
   const std::size_t* room = layout.room;
   const bool multi_block = layout.multi_block;
@@ -190,9 +167,7 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
                                      lists.list[cls], cls, comp);
     detail::check_launch(name);
   };
-  if constexpr (SmallBlocks)
-    sort_in_blocks(small_shape{}, in_small_block,
-                   "segmented sort: sort_segments_in_blocks (small)");
+  sort_in_blocks(small_shape{}, in_small_block, "segmented sort: sort_segments_in_blocks (small)");
   sort_in_blocks(block_shape{}, in_block, "segmented sort: sort_segments_in_blocks");
   // While the plan (in this call's storage) is still allocated.
   if (whole_input_to_radix) whole_input_sort(&header->whole_input);

@@ -228,8 +228,7 @@ template <class Key>
 std::vector<std::size_t> sorter_boundaries() {
   using tuning = merge_tuning_sm90;
   using block = backends::merge::merge_shape<tuning, Key>;
-  using small_block =
-      backends::merge::merge_shape<backends::segmented::small_block_tuning<tuning>, Key>;
+  using small_block = backends::segmented::small_block_shape<tuning, Key>;
   std::vector<std::size_t> sizes{0,    1,    2,    3,    4,    5,    7,    8,    9,    15,
                                  16,   17,   31,   32,   33,   63,   64,   65,   1087, 1088,
                                  1089, 4351, 4352, 4353, 8703, 8704, 8705, 100000};
