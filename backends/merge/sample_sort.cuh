@@ -22,6 +22,7 @@
 #include <gpusort/sort_request.cuh>
 #include "../common/kernel_setup.cuh"
 #include "../common/lent_block.cuh"
+#include "../common/pick_samples.cuh"
 #include "../common/resident_grid.cuh"
 #include "../radix/dispatch.cuh"
 #include "../segmented/dispatch.cuh"
@@ -101,22 +102,6 @@ bool takes_sample_sort(std::size_t n) {
     if (n < std::size_t(min_keys) || (max_keys > 0 && n > std::size_t(max_keys))) return false;
     const sample_plan plan = plan_sample_sort<Tuning, Key>(n);
     return plan.samples < n;
-  }
-}
-
-// Sample i: a key from the i-th of `count` equal slices of the input, at a position within it
-// hashed from i (a fixed stride would sample periodic inputs at one phase only).
-template <class Key>
-__global__ void gather_samples(const Key* keys, std::size_t n, Key* samples, std::size_t count) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    const std::size_t first = i * n / count;
-    const std::size_t width = (i + 1) * n / count - first;
-    std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 31;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 29;
-    samples[i] = keys[first + h % width];
   }
 }
 
@@ -248,9 +233,9 @@ bool sort_by_sampling(const sort_request<Key, no_values, Compare, Stable>& reque
     const allocator_ref inner_allocator(inner_storage);
 
     constexpr int small_threads = 256;
-    gather_samples<<<unsigned(tile_count(plan.samples, small_threads)), small_threads, 0,
-                     stream>>>(request.keys, n, samples, plan.samples);
-    detail::check_launch("sample sort: gather_samples");
+    pick_samples<<<unsigned(tile_count(plan.samples, small_threads)), small_threads, 0,
+                   stream>>>(request.keys, n, plan.samples, samples);
+    detail::check_launch("sample sort: pick_samples");
     sort_samples(samples, plan.samples, inner_allocator);
     detail::check_cuda(cudaMemsetAsync(any_equal, 0, sizeof(unsigned), stream),
                        "sample sort: clearing the flag of equal splitters");

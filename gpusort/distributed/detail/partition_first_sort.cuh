@@ -139,8 +139,8 @@ class_census count_classes_everywhere(const communicator& comm, const Policy& po
   const int ranks = comm.size(), cuts = ranks - 1, classes = 2 * ranks - 1;
   constexpr int items = partition_items<Key, Value>;
 
-  pick_samples<<<unsigned((samples + 255) / 256), 256, 0, stream>>>(keys, count, samples,
-                                                                    b.own_samples());
+  backends::pick_samples<<<unsigned((samples + 255) / 256), 256, 0, stream>>>(
+      keys, count, samples, b.own_samples());
   check_launch("distributed sort: pick_samples");
   all_gather_bytes(comm, b.own_samples(), b.samples(), samples * sizeof(Key), stream);
   const std::size_t all_samples = samples * ranks;

@@ -10,6 +10,7 @@
 // search must settle).
 #pragma once
 
+#include "../../detail/backends/common/pick_samples.cuh"
 #include "../../no_values.cuh"
 
 #include <cub/block/block_load.cuh>
@@ -48,21 +49,6 @@ __device__ __forceinline__ unsigned class_of(const Key& key, const Key* brackets
     if (!comp(brackets[2 * r + 1], key)) return unsigned(2 * r + 1);    // up to hi: the zone
   }
   return unsigned(2 * cuts);
-}
-
-// Sample slot i of `samples`: one key from the i-th of `samples` equal strides of the keys,
-// at a position within the stride drawn from i (strides alone could follow a period in the
-// data).
-template <class Key>
-__global__ void pick_samples(const Key* keys, std::size_t count, std::size_t samples, Key* out) {
-  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= samples) return;
-  const std::size_t begin = i * count / samples, end = (i + 1) * count / samples;
-  std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull;  // splitmix64's finaliser
-  h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-  h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-  h ^= h >> 31;
-  out[i] = keys[begin + h % (end > begin ? end - begin : 1)];
 }
 
 // flag = 1 where the brackets are strictly apart (hi_r < lo_{r+1}), so that the classes are
