@@ -1,5 +1,5 @@
 // The sample sort's split (sample_sort.cuh): each key's bucket among 2^log_buckets by the
-// splitter tree (splitter_tree.cuh's bucket_of, stored with staged_tree_levels<Key,
+// splitter tree (splitter_tree.cuh's search_splitter_tree, stored with staged_tree_levels<Key,
 // StagedBytes>() levels at the top), written as one Bucket (u8 or u16) per key, which a radix
 // pass then takes as the digit it scatters the keys by. The tree's top is staged in shared
 // memory once per block, within StagedBytes (at most 48 KB: no opt-in, every GPU); where the
@@ -48,10 +48,7 @@ __global__ void __launch_bounds__(Threads)
   extern __shared__ __align__(16) unsigned char staged_bytes[];
   Key* const staged = reinterpret_cast<Key*>(staged_bytes);
   constexpr int staged_levels = staged_tree_levels<Key, StagedBytes>();
-  const int top_levels = log_buckets < staged_levels ? log_buckets : staged_levels;
-  const int top_nodes = (1 << top_levels) - 1;
-  const int row_levels = log_buckets - top_levels;
-  const Key* const rows = tree + (1 << top_levels);
+  const int top_nodes = (1 << (log_buckets < staged_levels ? log_buckets : staged_levels)) - 1;
   for (int i = int(threadIdx.x); i < top_nodes; i += Threads) staged[i] = tree[i];
   const bool check_equal = any_equal != nullptr && *any_equal != 0;
   __syncthreads();
@@ -59,46 +56,24 @@ __global__ void __launch_bounds__(Threads)
   for (std::size_t base = std::size_t(blockIdx.x) * tile; base < n;
        base += std::size_t(gridDim.x) * tile) {
     Key key[ItemsPerThread];
-    int node[ItemsPerThread];
-    int before[ItemsPerThread];  // the slot of the greatest splitter not greater than the key
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       const std::size_t i = base + std::size_t(j) * Threads + threadIdx.x;
       // Past the end, the tile's first key: a comparator that reads through its keys (indices
       // into an array of the caller's) only ever sees keys of the input.
       key[j] = keys[i < n ? i : base];
-      node[j] = 0;
-      before[j] = -1;
     }
-#pragma unroll 1
-    for (int depth = 0; depth < top_levels; ++depth)
-#pragma unroll
-      for (int j = 0; j < ItemsPerThread; ++j) {
-        const bool right = !less(key[j], staged[node[j]]);
-        before[j] = right ? node[j] : before[j];
-        node[j] = 2 * node[j] + (right ? 2 : 1);
-      }
-    // Below the top: node[j] becomes the row's first slot plus the index within the row.
-#pragma unroll
-    for (int j = 0; j < ItemsPerThread; ++j) node[j] = (node[j] - top_nodes) << row_levels;
-    int local[ItemsPerThread] = {};
-#pragma unroll 1
-    for (int depth = 0; depth < row_levels; ++depth)
-#pragma unroll
-      for (int j = 0; j < ItemsPerThread; ++j) {
-        const bool right = !less(key[j], rows[node[j] + local[j]]);
-        before[j] = right ? (1 << top_levels) + node[j] + local[j] : before[j];
-        local[j] = 2 * local[j] + (right ? 2 : 1);
-      }
+    int bucket[ItemsPerThread];
+    int before[ItemsPerThread];  // the slot of the greatest splitter not greater than the key
+    search_splitter_tree(key, staged, tree, log_buckets, staged_levels, less, bucket, before);
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
-      int bucket = node[j] + local[j] - ((1 << row_levels) - 1);
       // (A bucket past 0 had a splitter before it: before[j] is a slot.)
-      if (check_equal && bucket > 0 && equal_keys[bucket - 1] != 0 &&
+      if (check_equal && bucket[j] > 0 && equal_keys[bucket[j] - 1] != 0 &&
           !less(tree[before[j]], key[j]))
-        --bucket;
+        --bucket[j];
       const std::size_t i = base + std::size_t(j) * Threads + threadIdx.x;
-      if (i < n) buckets[i] = Bucket(bucket);
+      if (i < n) buckets[i] = Bucket(bucket[j]);
     }
   }
 }

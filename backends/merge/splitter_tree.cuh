@@ -44,26 +44,69 @@ __host__ __device__ constexpr int node_of_slot(int slot, int log_buckets, int to
   return (1 << (top_levels + depth)) - 1 + (row << depth) + (local + 1 - (1 << depth));
 }
 
-// The bucket of `key` in a stored tree: how many splitters are not greater than it under
-// `less`, so that equal keys share a bucket and the buckets follow the sort's order.
-// Branch-free: one comparison per depth, log_buckets in all, whatever the comparator does (a
-// comparator that is no strict weak ordering still gets a bucket in range). The classify
-// kernel runs the same search a depth at a time over several keys.
-template <class Key, class Less>
-__host__ __device__ __forceinline__ int bucket_of(const Key& key, const Key* stored,
-                                                  int log_buckets, int top_levels, Less less) {
-  const int top = top_levels < log_buckets ? top_levels : log_buckets;
-  int node = 0;
-  for (int depth = 0; depth < top; ++depth)
-    node = 2 * node + (less(key, stored[node]) ? 1 : 2);
-  if (top == log_buckets) return node - ((1 << log_buckets) - 1);
-  const int row_levels = log_buckets - top;
-  const int row = node - ((1 << top) - 1);
-  const Key* row_keys = stored + (1 << top) + (row << row_levels);
-  int local = 0;
+// Loop pragmas for the device compiler only (the host compiler warns at them).
+#ifdef __CUDA_ARCH__
+#define GPUSORT_SPLITTER_PRAGMA(x) _Pragma(#x)
+#else
+#define GPUSORT_SPLITTER_PRAGMA(x)
+#endif
+
+// The search of a stored tree for Items keys at once, a depth at a time, so that the loads of
+// a depth are independent. For each key: its bucket, how many splitters are not greater than
+// it under `less` (equal keys share a bucket, and the buckets follow the sort's order), and
+// `before`, the slot of the greatest of those splitters (-1: none). `top` holds the tree's top
+// levels (the stored tree's first slots, or a copy of them in shared memory), `stored` the
+// whole stored tree. Branch-free: one comparison per depth, log_buckets in all, whatever the
+// comparator does (a comparator that is no strict weak ordering still gets a bucket in range).
+template <int Items, class Key, class Less>
+__host__ __device__ __forceinline__ void search_splitter_tree(
+    const Key (&keys)[Items], const Key* top, const Key* stored, int log_buckets,
+    int top_levels, const Less& less, int (&buckets)[Items], int (&before)[Items]) {
+  if (top_levels > log_buckets) top_levels = log_buckets;
+  const int top_nodes = (1 << top_levels) - 1;
+  const int row_levels = log_buckets - top_levels;
+  const Key* const rows = stored + (1 << top_levels);
+  int node[Items];
+  GPUSORT_SPLITTER_PRAGMA(unroll)
+  for (int j = 0; j < Items; ++j) {
+    node[j] = 0;
+    before[j] = -1;
+  }
+  GPUSORT_SPLITTER_PRAGMA(unroll 1)
+  for (int depth = 0; depth < top_levels; ++depth)
+    GPUSORT_SPLITTER_PRAGMA(unroll)
+    for (int j = 0; j < Items; ++j) {
+      const bool right = !less(keys[j], top[node[j]]);
+      before[j] = right ? node[j] : before[j];
+      node[j] = 2 * node[j] + (right ? 2 : 1);
+    }
+  // Below the top: node[j] becomes the first slot of the key's row (after the top's), local[j]
+  // the node within the row.
+  GPUSORT_SPLITTER_PRAGMA(unroll)
+  for (int j = 0; j < Items; ++j) node[j] = (node[j] - top_nodes) << row_levels;
+  int local[Items] = {};
+  GPUSORT_SPLITTER_PRAGMA(unroll 1)
   for (int depth = 0; depth < row_levels; ++depth)
-    local = 2 * local + (less(key, row_keys[local]) ? 1 : 2);
-  return (row << row_levels) + local - ((1 << row_levels) - 1);
+    GPUSORT_SPLITTER_PRAGMA(unroll)
+    for (int j = 0; j < Items; ++j) {
+      const bool right = !less(keys[j], rows[node[j] + local[j]]);
+      before[j] = right ? (1 << top_levels) + node[j] + local[j] : before[j];
+      local[j] = 2 * local[j] + (right ? 2 : 1);
+    }
+  GPUSORT_SPLITTER_PRAGMA(unroll)
+  for (int j = 0; j < Items; ++j) buckets[j] = node[j] + local[j] - ((1 << row_levels) - 1);
+}
+
+#undef GPUSORT_SPLITTER_PRAGMA
+
+// The bucket of one key: search_splitter_tree's, with the top read from the stored tree.
+template <class Key, class Less>
+__host__ __device__ int bucket_of(const Key& key, const Key* stored, int log_buckets,
+                                  int top_levels, const Less& less) {
+  const Key keys[1] = {key};
+  int bucket[1], before[1];
+  search_splitter_tree(keys, stored, stored, log_buckets, top_levels, less, bucket, before);
+  return bucket[0];
 }
 
 }  // namespace gpusort::backends::merge
