@@ -156,7 +156,6 @@ bool sort_in_one_block(const sort_request<Key, Value, Compare, Stable>& request,
 template <class Tuning, class Key, class Value, class Compare, bool Stable>
 void sort_by_merging(const sort_request<Key, Value, Compare, Stable>& request) {
   const std::size_t n = request.count;
-  using shape = merge_shape<Tuning, Key>;
   using one_block = one_block_shape<Tuning, Key>;
   if (n < 2) return;
 
@@ -177,12 +176,16 @@ void sort_by_merging(const sort_request<Key, Value, Compare, Stable>& request) {
       return;
   // A few tiles: one cluster (sm_90), no merge passes.
   if (sort_in_one_cluster<Tuning>(request)) return;
-  // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles.
-  if (sorts_in_wide_tiles<Tuning, Key>(n))
-    return sort_in_tiles<wide_tile_shape<Tuning, Key, has_values_v<Value>>, shape, true>(request);
-  // Ordinary tiles: below four wide tiles, passes of too few merge blocks to search by
-  // samples, unless the key has no wide tile.
-  sort_in_tiles<shape, shape, !wide_tile_holds_more<Tuning, Key>()>(request);
+  // Large inputs in wide tiles (one merge pass fewer), smaller ones in more, smaller tiles;
+  // with values, as the _with_values knobs say.
+  using tiles_tuning = tuning_for_values<Tuning, Key, has_values_v<Value>>;
+  using shape = merge_shape<tiles_tuning, Key>;
+  if (sorts_in_wide_tiles<tiles_tuning, Key>(n))
+    return sort_in_tiles<wide_tile_shape<tiles_tuning, Key, has_values_v<Value>>, shape, true>(
+        request);
+  // Ordinary tiles: below the wide tiles' threshold, passes of too few merge blocks to search
+  // by samples, unless the key has no wide tile.
+  sort_in_tiles<shape, shape, !wide_tile_holds_more<tiles_tuning, Key>()>(request);
 }
 
 // Sorts the request's keys (and values alongside, unless Value is no_values) by its

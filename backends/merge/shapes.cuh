@@ -64,6 +64,28 @@ struct merge_shape {
       std::size_t(Tuning::knobs.lane_split_search_most_blocks);
 };
 
+// Tuning's knobs for the tiles and merge passes of a sort of Key with values: its _with_values
+// knobs in place of those they refine, where set. Keys of 8 bytes, which have knobs of their own
+// (items_per_thread_8_byte_keys), keep those of keys alone: with values their wide tiles won
+// from 4 of them (u64 + u32, H200, from 4 / from 192: 2^16 1.05 / 0.98x, 2^17 1.06 / 0.95x
+// CUB's merge sort; bench/results/NOTES.md, 2026-11-30).
+template <class Tuning, class Key>
+struct with_values_tuning {
+  static constexpr auto knobs = [] {
+    auto k = Tuning::knobs;
+    if (sizeof(Key) == 8 && k.items_per_thread_8_byte_keys > 0) return k;
+    if (k.wide_tile_from_tiles_with_values > 0)
+      k.wide_tile_from_tiles = k.wide_tile_from_tiles_with_values;
+    if (k.merge_items_per_thread_with_values > 0)
+      k.merge_items_per_thread = k.merge_items_per_thread_with_values;
+    return k;
+  }();
+};
+
+template <class Tuning, class Key, bool HasValues>
+using tuning_for_values =
+    std::conditional_t<HasValues, with_values_tuning<Tuning, Key>, Tuning>;
+
 // The shape of a sort that one block does whole: Tuning's one_block knobs as its tile where
 // a key fits them, else (no one_block knobs, or keys too wide for that many threads) the
 // ordinary tile.

@@ -160,8 +160,12 @@ struct merge_knobs {
   int wide_tile_blocks_per_multiprocessor_with_values = 0;  // (keys only, pairs) and shared
   int wide_tile_exchange_bytes = 0;             // memory (0 threads: no wide tiles)
   int wide_tile_from_tiles = 0;
+  int wide_tile_from_tiles_with_values = 0;  // the same for sorts with values of keys other
+                                             // than 8 bytes (0: as without)
   int merge_threads = 0;           // a merge pass's block
   int merge_items_per_thread = 0;  // and merged keys per thread
+  int merge_items_per_thread_with_values = 0;  // the same for sorts with values (0: as
+                                               // without; 8-byte keys have their own)
   int items_per_thread_8_byte_keys = 0;  // both, for keys of 8 bytes (0: as for the others)
   int split_search_threads = 0;    // the split search's block (whole warps: both searches
                                    // use it)

@@ -322,12 +322,23 @@ struct merge_tuning_sm90 final {
     k.wide_tile_blocks_per_multiprocessor_with_values = 2;
     k.wide_tile_exchange_bytes = 62 * 1024;
     k.wide_tile_from_tiles = 4;
+    // With values (keys other than 8 bytes): wide tiles from 192 of them (u32 + u32: from
+    // 2^21), ordinary tiles below, where two wide tiles per SM leave most SMs idle. H200, ratio to CUB's merge sort, wide
+    // tiles from 4 / from 192 (both with the 128 x 13 merge blocks below): 2^17 1.02 / 1.14,
+    // 2^18 1.02 / 1.11, 2^19 0.93 / 1.05, 2^20 1.03 / 1.05, 2^21 1.19 / 1.19 (keys alone:
+    // wide tiles win at every size; bench/results/NOTES.md, 2026-11-30).
+    k.wide_tile_from_tiles_with_values = 192;
     // Merge pass: each block writes 128 x 17 merged keys. An odd count spreads the threads'
     // strided reads of the merge over all shared-memory banks. Whole sort, 2^26 u32, H200:
     // 256 x 16: 4.46 ms, 256 x 21: 4.70, 256 x 17: 4.18, 256 x 15: 4.17, 256 x 13: 4.06,
     // 128 x 17: 3.98.
     k.merge_threads = 128;
     k.merge_items_per_thread = 17;
+    // With values, 13 (u32 + u32, wide tiles from 192, H200, ratio to CUB's merge sort, 128 x
+    // 17 / 128 x 13 merge blocks: 2^17 1.10 / 1.14, 2^19 1.01 / 1.05, 2^21 1.13 / 1.19, 2^23
+    // 1.14 / 1.22, 2^25 1.19 / 1.21, 2^27 1.19 / 1.20; 11 and 15 in between; keys alone lose
+    // with 13: u32 2^21 / 2^22 1.10 / 1.14 -> 1.06 / 1.11; bench/results/NOTES.md, 2026-11-30).
+    k.merge_items_per_thread_with_values = 13;
     // Keys of 8 bytes (u64, f64; alone or with values): 9 keys per thread in tiles and merges,
     // which hold twice the registers per key. Ratio to CUB's merge sort, H100, 2^16 / 2^20 /
     // 2^26: f64 0.74 / 0.95 / 1.02 -> 0.94 / 1.03 / 1.05, u64 0.73 / 0.92 / 0.98 -> 0.91 /

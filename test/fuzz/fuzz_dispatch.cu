@@ -58,7 +58,8 @@ std::vector<std::size_t> size_edges_of() {
   using onesweep_mid_tiles = radix_shape<radix_tuning_mid_tiles_sm90, Key, Value>;
   using cluster_small = cluster_shape<cluster_tiling_small_sm90, Key, Value>;
   using cluster_medium = cluster_shape<cluster_tiling_medium_sm90, Key, Value>;
-  using merge = backends::merge::merge_shape<merge_tuning_sm90, Key>;
+  using merge = backends::merge::merge_shape<
+      backends::merge::tuning_for_values<merge_tuning_sm90, Key, has_values_v<Value>>, Key>;
   using bucket = backends::bucket_bitonic::bucket_shape<bucket_bitonic_tuning_sm90, Key, Value>;
   std::vector<std::size_t> edges = {
       std::size_t(onesweep::tile_items),       std::size_t(onesweep_small_tiles::tile_items),

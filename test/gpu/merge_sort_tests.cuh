@@ -44,10 +44,12 @@ std::size_t one_block_items_where() {
 // block does whole (of each one-block shape; the keys-only one for pairs too), one tile, two
 // tiles, three tiles (an odd count of cluster blocks) and the most tiles one cluster sorts
 // (sm_90) of Key's shapes (merge_tuning_sm90, which every GPU runs) and the smallest input
-// sorted in wide tiles; primes, so no tile or merge level comes out even.
-template <class Key>
+// sorted in wide tiles (with values: its _with_values threshold); primes, so no tile or merge
+// level comes out even.
+template <class Key, bool WithValues = false>
 std::vector<std::size_t> merge_sizes() {
   using tuning = merge_tuning_sm90;
+  using tiles_tuning = backends::merge::tuning_for_values<tuning, Key, WithValues>;
   using shape = backends::merge::merge_shape<tuning, Key>;
   using one_block = backends::merge::one_block_shape<tuning, Key>;
   using wide = backends::merge::wide_tile_shape<tuning, Key>;
@@ -64,7 +66,7 @@ std::vector<std::size_t> merge_sizes() {
         std::size_t(shape::tile_items),
         2 * std::size_t(shape::tile_items), 3 * std::size_t(shape::tile_items),
         std::size_t(tuning::knobs.cluster_most_blocks) * std::size_t(shape::tile_items),
-        std::size_t(wide::tile_items) * std::size_t(tuning::knobs.wide_tile_from_tiles)})
+        std::size_t(wide::tile_items) * std::size_t(tiles_tuning::knobs.wide_tile_from_tiles)})
     for (std::size_t n : {boundary - 1, boundary, boundary + 1}) sizes.push_back(n);
   return capped(sizes);
 }
@@ -160,11 +162,11 @@ TYPED_TEST_P(MergeSort, StableSortMatchesStdStableSort) {
 }
 
 TYPED_TEST_P(MergeSort, SortByKeyKeepsEveryValueWithItsKey) {
-  sweep_case<TypeParam, false, true>(gpusort::merge, merge_sizes<typename TypeParam::key>(), TypeParam::distributions(), 3);
+  sweep_case<TypeParam, false, true>(gpusort::merge, merge_sizes<typename TypeParam::key, true>(), TypeParam::distributions(), 3);
 }
 
 TYPED_TEST_P(MergeSort, StableSortByKeyKeepsEqualKeysInInputOrder) {
-  sweep_case<TypeParam, true, true>(gpusort::merge, merge_sizes<typename TypeParam::key>(), TypeParam::distributions(), 4);
+  sweep_case<TypeParam, true, true>(gpusort::merge, merge_sizes<typename TypeParam::key, true>(), TypeParam::distributions(), 4);
 }
 
 // One input, one host reference, all four calls (the sizes where the reference is costly).

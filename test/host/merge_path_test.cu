@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <random>
 #include <set>
+#include <type_traits>
 #include <vector>
 
 namespace merge = gpusort::backends::merge;
@@ -504,6 +505,33 @@ TEST(MergeTile, LargeInputsTakeWideTiles) {
   EXPECT_FALSE((merge::sorts_in_wide_tiles<tuning, forty_bytes>(std::size_t(1) << 30)));
   EXPECT_FALSE((merge::sorts_in_wide_tiles<without_wide_tiles,
                                            std::uint32_t>(std::size_t(1) << 30)));
+}
+
+// A sort with values takes the _with_values knobs for its tiles and merge passes: wide tiles
+// from more of them, merge blocks of fewer keys per thread. Keys of 8 bytes, with knobs of
+// their own, keep those of keys alone; nothing else differs.
+TEST(MergeTile, SortsWithValuesTakeTheirOwnKnobs) {
+  using tuning = gpusort::merge_tuning_sm90;
+  using u32_values = merge::tuning_for_values<tuning, std::uint32_t, true>;
+  static_assert(std::is_same_v<merge::tuning_for_values<tuning, std::uint32_t, false>, tuning>);
+  const std::size_t wide_u32 = merge::wide_tile_shape<tuning, std::uint32_t, true>::tile_items;
+  const std::size_t pairs_from =
+      wide_u32 * std::size_t(tuning::knobs.wide_tile_from_tiles_with_values);
+  EXPECT_EQ(pairs_from, 192u * 512u * 17u);
+  EXPECT_TRUE((merge::sorts_in_wide_tiles<tuning, std::uint32_t>(pairs_from - 1)));
+  EXPECT_FALSE((merge::sorts_in_wide_tiles<u32_values, std::uint32_t>(pairs_from - 1)));
+  EXPECT_TRUE((merge::sorts_in_wide_tiles<u32_values, std::uint32_t>(pairs_from)));
+  using u32 = merge::merge_shape<tuning, std::uint32_t>;
+  using u32_with_values = merge::merge_shape<u32_values, std::uint32_t>;
+  EXPECT_EQ(u32_with_values::chunk_items,
+            tuning::knobs.merge_threads * tuning::knobs.merge_items_per_thread_with_values);
+  EXPECT_LT(u32_with_values::chunk_items, u32::chunk_items);
+  EXPECT_EQ(u32_with_values::tile_items, u32::tile_items);
+  // 8-byte keys: the same shapes and the same threshold as without values.
+  using f64_values = merge::tuning_for_values<tuning, double, true>;
+  EXPECT_EQ((merge::merge_shape<f64_values, double>::chunk_items),
+            (merge::merge_shape<tuning, double>::chunk_items));
+  EXPECT_EQ(f64_values::knobs.wide_tile_from_tiles, tuning::knobs.wide_tile_from_tiles);
 }
 
 TEST(MergeTile, ShapesFitSharedMemory) {
