@@ -1,7 +1,7 @@
 // The segmented sort's small block: the comparison sort's tile on 64 threads, for segments of
 // 65 keys up to its tile, which a full block would sort with most of its threads idle (H200,
-// 2^24 keys in segments of 65-1088, small blocks against 256-thread blocks: u32 2.7-3.0x and
-// f64 2.8-3.0x faster; bench/results/NOTES.md, 2026-11-30).
+// 2^24 keys in segments of 65 keys to the small tile, small blocks against 256-thread blocks:
+// u32 2.7-3.0x and f64 2.8-3.0x faster; bench/results/NOTES.md, 2026-11-30).
 #pragma once
 
 #include "../merge/shapes.cuh"
