@@ -1,7 +1,8 @@
 // The segmented sort's arithmetic, as pure __host__ __device__ functions that the host tests
 // check without a GPU:
 //   - which class of sorter takes a segment of a given size (a group of lanes, a small
-//     block, a block, or several blocks with merge passes), and how many segments of a class
+//     block, a half block, a block, or several blocks with merge passes), and how many
+//     segments of a class
 //     n keys can hold (the lists' room, fixed before the offsets are read);
 //   - for the segments that need several blocks: bounds on their tiles and merge blocks, the
 //     virtual block -> segment lookup, and which buffer each pass reads.
@@ -16,8 +17,8 @@ namespace gpusort::backends::segmented {
 
 // The sorter classes, in order of size; a segment of 0 or 1 keys is in none. A segment of at
 // most 64 keys is sorted in registers by a group of lanes of one warp (in_group_of_N: at most
-// N keys; the kernels pick the group's width), larger ones by a small block, a block, or
-// several blocks with merge passes.
+// N keys; the kernels pick the group's width), larger ones by a small block, a half block, a
+// block, or several blocks with merge passes.
 enum segment_class : int {
   in_group_of_4,
   in_group_of_8,
@@ -25,6 +26,7 @@ enum segment_class : int {
   in_group_of_32,
   in_group_of_64,
   in_small_block,
+  in_half_block,
   in_block,
   in_blocks,
   class_count
@@ -34,12 +36,14 @@ inline constexpr int no_class = -1;
 // The most keys of a group class: 4, 8, 16, 32, 64.
 __host__ __device__ constexpr int group_most_keys(int cls) { return 4 << cls; }
 
-// The largest segment each on-chip class takes: a group its class's keys, a small block and a
-// block one tile of their shapes. A call with a single segment puts it in
-// in_blocks whatever its size (the tile sort takes a short one whole): one class, so that the
-// launches for the others are left out.
+// The largest segment each on-chip class takes: a group its class's keys, a small block, a
+// half block and a block one tile of their shapes (a block class no larger than the one below
+// it takes nothing). A call with a single segment puts it in in_blocks whatever its size (the
+// tile sort takes a short one whole): one class, so that the launches for the others are left
+// out.
 struct class_limits {
   std::size_t small_block_most;
+  std::size_t half_block_most;
   std::size_t block_most;
   bool single_segment = false;
 };
@@ -47,7 +51,14 @@ struct class_limits {
 __host__ __device__ constexpr std::size_t most_keys_of(int cls, const class_limits& limits) {
   return cls <= in_group_of_64  ? std::size_t(group_most_keys(cls))
          : cls == in_small_block ? limits.small_block_most
+         : cls == in_half_block  ? limits.half_block_most
                                  : limits.block_most;  // in_blocks: more than this
+}
+
+// Whether class cls takes no size at all: a block class no larger than the class below it.
+__host__ __device__ constexpr bool takes_no_size(int cls, const class_limits& limits) {
+  return cls > in_group_of_64 && cls < in_blocks &&
+         most_keys_of(cls, limits) <= most_keys_of(cls - 1, limits);
 }
 
 __host__ __device__ constexpr int class_of(std::size_t size, const class_limits& limits) {
@@ -64,6 +75,7 @@ __host__ __device__ constexpr std::size_t most_segments_of(int cls, std::size_t 
                                                            std::size_t segment_count,
                                                            const class_limits& limits) {
   if (limits.single_segment) return cls == in_blocks && n >= 2 && segment_count > 0 ? 1 : 0;
+  if (takes_no_size(cls, limits)) return 0;
   const std::size_t smallest = cls == in_group_of_4 ? 2 : most_keys_of(cls - 1, limits) + 1;
   const std::size_t most = n / smallest;
   return most < segment_count ? most : segment_count;

@@ -24,6 +24,15 @@
 
 namespace gpusort::backends::segmented {
 
+// The most keys a narrow block (small_block_shape.cuh) of NarrowShape takes: its tile, but
+// never more than Tuning's block (a tuning whose block is no wider takes nothing in it).
+template <class NarrowShape, class Tuning, class Key>
+constexpr std::size_t narrow_block_most() {
+  constexpr std::size_t narrow = NarrowShape::tile_items;
+  constexpr std::size_t block = merge::merge_shape<Tuning, Key>::tile_items;
+  return narrow < block ? narrow : block;
+}
+
 // Where sort keeps what it needs in its one block of temporary memory, for n keys in
 // segment_count segments: sized from those two alone (the offsets stay on the device).
 template <class Tuning, class Key, class Value>
@@ -38,7 +47,8 @@ struct segmented_layout {
   std::size_t total_bytes;
 
   segmented_layout(std::size_t n, std::size_t segment_count)
-      : limits{std::size_t(small_block_shape<Tuning, Key>::tile_items),
+      : limits{narrow_block_most<small_block_shape<Tuning, Key>, Tuning, Key>(),
+               narrow_block_most<half_block_shape<Tuning, Key>, Tuning, Key>(),
                std::size_t(merge::merge_shape<Tuning, Key>::tile_items), segment_count == 1} {
     using block_shape = merge::merge_shape<Tuning, Key>;
     constexpr int tile_items = block_shape::tile_items;
@@ -81,6 +91,7 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
           const WholeInputSort& whole_input_sort = {}) {
   using block_shape = merge::merge_shape<Tuning, Key>;
   using small_shape = small_block_shape<Tuning, Key>;
+  using half_shape = half_block_shape<Tuning, Key>;
   constexpr int tile_items = block_shape::tile_items;
   constexpr int chunk_items = block_shape::chunk_items;
   using buffers_t = segment_buffers<Key, Value>;
@@ -162,12 +173,14 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
     constexpr auto kernel = sort_segments_in_blocks<shape_t, Key, Value, Offset, Compare>;
     const int shared_bytes =
         allowed_dynamic_shared_bytes<kernel, merge::tile_storage_t<shape_t, Key, Value>>(name);
-    kernel<<<resident_grid<kernel, shape_t::tile_threads>(room[cls]), shape_t::tile_threads,
-             shared_bytes, stream>>>(request.keys, request.values, begins, ends, n, header,
-                                     lists.list[cls], cls, comp);
-    detail::check_launch(name);
+    launch_dependent(kernel, unsigned(resident_grid<kernel, shape_t::tile_threads>(room[cls])),
+                     shape_t::tile_threads, std::size_t(shared_bytes), stream, name,
+                     request.keys, request.values, begins, ends, n,
+                     static_cast<const segment_plan_header*>(header),
+                     static_cast<const unsigned*>(lists.list[cls]), cls, comp);
   };
   sort_in_blocks(small_shape{}, in_small_block, "segmented sort: sort_segments_in_blocks (small)");
+  sort_in_blocks(half_shape{}, in_half_block, "segmented sort: sort_segments_in_blocks (half)");
   sort_in_blocks(block_shape{}, in_block, "segmented sort: sort_segments_in_blocks");
   // While the plan (in this call's storage) is still allocated.
   if (whole_input_to_radix) whole_input_sort(&header->whole_input);

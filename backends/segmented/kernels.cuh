@@ -21,6 +21,7 @@
 
 #include <gpusort/detail/offsets_report.cuh>
 #include "../common/block_shared.cuh"
+#include "../common/dependent_launch.cuh"
 #include "../merge/kernels.cuh"
 #include "classes.cuh"
 #include "group_sort.cuh"
@@ -369,13 +370,16 @@ __global__ void __launch_bounds__(warp_sort_threads)
 }
 
 // Grid: any number of blocks of Shape::tile_threads, looping over class `cls`'s segments;
-// each is sorted in place as one tile of Shape.
+// each is sorted in place as one tile of Shape. Launched to overlap the end of the kernel
+// before it (launch_dependent): a class without segments then costs little more than its
+// blocks' placement.
 template <class Shape, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
     sort_segments_in_blocks(Key* keys, Value* values, const Offset* begins, const Offset* ends,
                             std::size_t n, const segment_plan_header* header,
                             const unsigned* list, int cls, Compare comp) {
   auto& shared = block_shared<merge::tile_storage_t<Shape, Key, Value>>();
+  wait_for_previous_kernel();
   if (plan_refused(*header, n)) return;
   const std::size_t count = header->count[cls].value;
   for (std::size_t i = blockIdx.x; i < count; i += gridDim.x) {

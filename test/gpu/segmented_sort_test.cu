@@ -220,8 +220,9 @@ TEST_F(SegmentedSort, MergeSortsEverySegment) {
 // ---- The sorters' boundaries ----------------------------------------------------------
 
 // Sizes at which the backend hands a segment to another sorter (backends/segmented/classes.cuh:
-// groups of 4, 8, 16 and 32 lanes, a warp of two keys per lane, a small block and a block of
-// one tile each, several blocks with 1, 2 and 3 merge passes), one below, at and one above;
+// groups of 4, 8, 16 and 32 lanes, a warp of two keys per lane, a small block, a half block
+// and a block of one tile each, several blocks with 1, 2 and 3 merge passes), one below, at
+// and one above;
 // the tiles' sizes from the comparison sort's shapes for Key (8-byte keys have smaller ones),
 // and those of 4-byte keys for every key type.
 template <class Key>
@@ -229,12 +230,15 @@ std::vector<std::size_t> sorter_boundaries() {
   using tuning = merge_tuning_sm90;
   using block = backends::merge::merge_shape<tuning, Key>;
   using small_block = backends::segmented::small_block_shape<tuning, Key>;
+  using half_block = backends::segmented::half_block_shape<tuning, Key>;
   std::vector<std::size_t> sizes{0,    1,    2,    3,    4,    5,    7,    8,    9,    15,
                                  16,   17,   31,   32,   33,   63,   64,   65,   1087, 1088,
-                                 1089, 4351, 4352, 4353, 8703, 8704, 8705, 100000};
+                                 1089, 2175, 2176, 2177, 4351, 4352, 4353, 8703, 8704, 8705,
+                                 100000};
   for (std::size_t boundary :
-       {std::size_t(small_block::tile_items), std::size_t(block::tile_items),
-        2 * std::size_t(block::tile_items), 4 * std::size_t(block::tile_items)})
+       {std::size_t(small_block::tile_items), std::size_t(half_block::tile_items),
+        std::size_t(block::tile_items), 2 * std::size_t(block::tile_items),
+        4 * std::size_t(block::tile_items)})
     for (std::size_t size : {boundary - 1, boundary, boundary + 1}) sizes.push_back(size);
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());

@@ -1,7 +1,7 @@
 // The segmented sort on a 16-byte struct key with a comparator of its own, through the public
 // API (gpusort::merge: the keys are no radix keys): segments of every size at and around the
-// sorters' boundaries for keys of this width (a group of lanes, a small block, a block, several
-// blocks), shuffled among others, against std::stable_sort of each segment on the host. The
+// sorters' boundaries for keys of this width (a group of lanes, a small block, a half block, a
+// block, several blocks), shuffled among others, against std::stable_sort of each segment on the host. The
 // key carries its input position as a payload outside the order, so a lost, duplicated or
 // unstably moved key shows in the keys alone.
 #include "../support/device_vector.cuh"
@@ -42,9 +42,10 @@ bool same(const record& a, const record& b) {
 std::vector<std::size_t> boundary_sizes() {
   using tuning = merge_tuning_sm90;
   const std::size_t small = backends::segmented::small_block_shape<tuning, record>::tile_items;
+  const std::size_t half = backends::segmented::half_block_shape<tuning, record>::tile_items;
   const std::size_t block = backends::merge::merge_shape<tuning, record>::tile_items;
   std::vector<std::size_t> sizes{0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65};
-  for (std::size_t boundary : {small, block, 2 * block})
+  for (std::size_t boundary : {small, half, block, 2 * block})
     for (std::size_t size : {boundary - 1, boundary, boundary + 1}) sizes.push_back(size);
   return sizes;
 }

@@ -1,6 +1,6 @@
 // The segmented sort's arithmetic, checked on the host: size classes, the lists' room, the
 // bounds on the multi-block segments' tiles and merge blocks, the virtual block -> segment
-// lookup and the buffers each pass reads; and the small block's shape.
+// lookup and the buffers each pass reads; and the narrow blocks' shapes.
 #include <gpusort/detail/backends/merge/merge_path.cuh>
 #include <gpusort/detail/backends/segmented/classes.cuh>
 #include <gpusort/detail/backends/segmented/small_block_shape.cuh>
@@ -18,7 +18,7 @@ namespace merge = gpusort::backends::merge;
 
 namespace {
 
-constexpr segmented::class_limits limits{1088, 4352};
+constexpr segmented::class_limits limits{1088, 2176, 4352};
 
 TEST(SegmentedClasses, EachSizeGoesToTheSmallestSorterThatHoldsIt) {
   EXPECT_EQ(segmented::class_of(0, limits), segmented::no_class);
@@ -35,14 +35,16 @@ TEST(SegmentedClasses, EachSizeGoesToTheSmallestSorterThatHoldsIt) {
   EXPECT_EQ(segmented::class_of(64, limits), segmented::in_group_of_64);
   EXPECT_EQ(segmented::class_of(65, limits), segmented::in_small_block);
   EXPECT_EQ(segmented::class_of(1088, limits), segmented::in_small_block);
-  EXPECT_EQ(segmented::class_of(1089, limits), segmented::in_block);
+  EXPECT_EQ(segmented::class_of(1089, limits), segmented::in_half_block);
+  EXPECT_EQ(segmented::class_of(2176, limits), segmented::in_half_block);
+  EXPECT_EQ(segmented::class_of(2177, limits), segmented::in_block);
   EXPECT_EQ(segmented::class_of(4352, limits), segmented::in_block);
   EXPECT_EQ(segmented::class_of(4353, limits), segmented::in_blocks);
   EXPECT_EQ(segmented::class_of(std::size_t(1) << 40, limits), segmented::in_blocks);
 }
 
 TEST(SegmentedClasses, ASingleSegmentGoesToTheMultiBlockSorterWhateverItsSize) {
-  constexpr segmented::class_limits single{1088, 4352, true};
+  constexpr segmented::class_limits single{1088, 2176, 4352, true};
   EXPECT_EQ(segmented::class_of(1, single), segmented::no_class);
   EXPECT_EQ(segmented::class_of(2, single), segmented::in_blocks);
   EXPECT_EQ(segmented::class_of(4352, single), segmented::in_blocks);
@@ -59,8 +61,10 @@ TEST(SegmentedClasses, ListsHaveRoomForEveryWayOfCuttingTheKeys) {
   EXPECT_EQ(segmented::most_segments_of(segmented::in_group_of_8, 100, 1000, limits), 20u);
   EXPECT_EQ(segmented::most_segments_of(segmented::in_group_of_64, 100, 1000, limits), 3u);
   EXPECT_EQ(segmented::most_segments_of(segmented::in_small_block, 200, 1000, limits), 3u);
-  EXPECT_EQ(segmented::most_segments_of(segmented::in_block, 1089 * 3, 1000, limits), 3u);
-  EXPECT_EQ(segmented::most_segments_of(segmented::in_block, 1088, 1000, limits), 0u);
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_half_block, 1089 * 3, 1000, limits), 3u);
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_half_block, 1088, 1000, limits), 0u);
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_block, 2177 * 3, 1000, limits), 3u);
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_block, 2176, 1000, limits), 0u);
   EXPECT_EQ(segmented::most_segments_of(segmented::in_blocks, 4352, 1000, limits), 0u);
   EXPECT_EQ(segmented::most_segments_of(segmented::in_blocks, 4353 * 2, 1000, limits), 2u);
   // Random cuttings never need more room than that.
@@ -144,27 +148,43 @@ TEST(SegmentedClasses, EverySegmentsLastPassWritesIntoTheKeys) {
   }
 }
 
-// A small block is the tile on 64 threads with the tile's keys per thread, never more: keys of
-// 16 bytes once took 17 a thread in a small block where the tile takes 7, spilled, and sorted
-// slower than a whole block would.
+// A block class no larger than the one below it takes no segment and gets no room (a tuning
+// whose tile is no wider than a narrow block's).
+TEST(SegmentedClasses, ABlockClassNoLargerThanTheOneBelowTakesNothing) {
+  constexpr segmented::class_limits narrow_tile{1088, 1088, 1088};
+  EXPECT_EQ(segmented::class_of(1088, narrow_tile), segmented::in_small_block);
+  EXPECT_EQ(segmented::class_of(1089, narrow_tile), segmented::in_blocks);
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_half_block, 1 << 20, 1000, narrow_tile),
+            0u);
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_block, 1 << 20, 1000, narrow_tile), 0u);
+  EXPECT_EQ(segmented::most_segments_of(segmented::in_blocks, 1089 * 3, 1000, narrow_tile), 3u);
+}
+
+// A narrow block is the tile on 64 or 128 threads with the tile's keys per thread, never more:
+// keys of 16 bytes once took 17 a thread in a small block where the tile takes 7, spilled,
+// and sorted slower than a whole block would.
 template <class Key>
-void expect_small_block_keeps_tiles_keys_per_thread() {
+void expect_narrow_blocks_keep_tiles_keys_per_thread() {
   using tuning = gpusort::merge_tuning_sm90;
   using tile = merge::merge_shape<tuning, Key>;
   using small = segmented::small_block_shape<tuning, Key>;
+  using half = segmented::half_block_shape<tuning, Key>;
   EXPECT_EQ(small::tile_threads, segmented::small_block_threads) << sizeof(Key);
+  EXPECT_EQ(half::tile_threads, segmented::half_block_threads) << sizeof(Key);
   EXPECT_EQ(small::tile_items_per_thread, tile::tile_items_per_thread) << sizeof(Key);
-  EXPECT_LT(small::tile_items, tile::tile_items) << sizeof(Key);
+  EXPECT_EQ(half::tile_items_per_thread, tile::tile_items_per_thread) << sizeof(Key);
+  EXPECT_LT(small::tile_items, half::tile_items) << sizeof(Key);
+  EXPECT_LT(half::tile_items, tile::tile_items) << sizeof(Key);
 }
 
 struct twelve_bytes { std::uint32_t a, b, c; };
 struct sixteen_bytes { std::uint32_t major; float minor; std::uint64_t id; };
 
-TEST(SegmentedClasses, ASmallBlockHoldsAsManyKeysPerThreadAsTheTile) {
-  expect_small_block_keeps_tiles_keys_per_thread<std::uint32_t>();
-  expect_small_block_keeps_tiles_keys_per_thread<double>();
-  expect_small_block_keeps_tiles_keys_per_thread<twelve_bytes>();
-  expect_small_block_keeps_tiles_keys_per_thread<sixteen_bytes>();
+TEST(SegmentedClasses, NarrowBlocksHoldAsManyKeysPerThreadAsTheTile) {
+  expect_narrow_blocks_keep_tiles_keys_per_thread<std::uint32_t>();
+  expect_narrow_blocks_keep_tiles_keys_per_thread<double>();
+  expect_narrow_blocks_keep_tiles_keys_per_thread<twelve_bytes>();
+  expect_narrow_blocks_keep_tiles_keys_per_thread<sixteen_bytes>();
   // The sizes the measurements were made at (sm_90's tuning): 64 x 17 u32, 64 x 9 f64 and
   // 64 x 7 16-byte keys.
   EXPECT_EQ((segmented::small_block_shape<gpusort::merge_tuning_sm90, std::uint32_t>::tile_items),
