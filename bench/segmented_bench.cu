@@ -19,6 +19,8 @@
 // run and platform gets the same offsets), until the sizes reach n (the last one trimmed):
 //   tiny       uniform in 1..32
 //   uniform1k  uniform in 1..1024
+//   uniform4k  uniform in 1025..4096 (past the 64-thread block's tile for u32: the 128- and
+//              256-thread blocks' bands)
 //   powerlaw   2^16 segments (n if fewer keys), 1 + floor(w * (n - 2^16) / sum w) keys each,
 //              w Pareto type II (Lomax, alpha 1.1: P(w > x) = (1 + x)^-1.1), the rounding
 //              remainder one key each to the first segments: sizes from 1 key, at 2^24
@@ -87,12 +89,13 @@ namespace {
 
 using offset_t = int;  // what CUB users mostly pass, and gpusort takes any integral type
 
-enum class segment_distribution { tiny, uniform1k, powerlaw, huge8, single, empties };
+enum class segment_distribution { tiny, uniform1k, uniform4k, powerlaw, huge8, single, empties };
 
 const char* segment_distribution_name(segment_distribution distribution) {
   switch (distribution) {
     case segment_distribution::tiny: return "tiny";
     case segment_distribution::uniform1k: return "uniform1k";
+    case segment_distribution::uniform4k: return "uniform4k";
     case segment_distribution::powerlaw: return "powerlaw";
     case segment_distribution::huge8: return "huge8";
     case segment_distribution::single: return "single";
@@ -153,6 +156,9 @@ std::vector<std::size_t> segment_sizes(std::size_t n, segment_distribution distr
       break;
     case segment_distribution::uniform1k:
       draw_sizes_until(sizes, n, [&] { return rng.uniform(1, 1024); });
+      break;
+    case segment_distribution::uniform4k:
+      draw_sizes_until(sizes, n, [&] { return rng.uniform(1025, 4096); });
       break;
     case segment_distribution::powerlaw: {
       const std::size_t count = std::min<std::size_t>(std::size_t(1) << 16, n);
@@ -454,6 +460,7 @@ template <class Key, class Value = keys_only>
 void register_segmented_type(bench_context& context, std::size_t n) {
   register_segmented_case<Key, Value, segment_distribution::tiny>(context, n);
   register_segmented_case<Key, Value, segment_distribution::uniform1k>(context, n);
+  register_segmented_case<Key, Value, segment_distribution::uniform4k>(context, n);
   register_segmented_case<Key, Value, segment_distribution::powerlaw>(context, n);
   register_segmented_case<Key, Value, segment_distribution::huge8>(context, n);
   register_segmented_case<Key, Value, segment_distribution::single>(context, n);

@@ -38,7 +38,7 @@ from bench_table import (collect, fmt_size, key_value_bytes, load_results,  # no
 
 OP = "segmented"
 TYPES = ("u32", "f32", "u32+u32")
-DISTRIBUTIONS = ("tiny", "uniform1k", "powerlaw", "huge8", "single", "empties")
+DISTRIBUTIONS = ("tiny", "uniform1k", "uniform4k", "powerlaw", "huge8", "single", "empties")
 BACKENDS = ("par", "merge", "cub", "sort")
 SORT_GOAL = 1 / 1.10  # sort's time ÷ par's at least this: par within 10 % of gpusort::sort
 PLOT_FLAG = "--plot="
