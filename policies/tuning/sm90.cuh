@@ -357,18 +357,19 @@ struct merge_tuning_sm90 final {
     k.lane_split_search_most_blocks = 4096;
     // Wider keys get fewer items per thread so that a tile fits this much shared memory.
     k.exchange_bytes = 40 * 1024;
-    // Sample sort (backends/merge/sample_sort.cuh) for wide keys without values: from 3 x 2^20
+    // Sample sort (backends/merge/sample_sort.cuh) for wide keys without values: from 2^21
     // keys of 9-16 bytes, 6 x 2^20 of 8 bytes, to 3 x 2^26. H200, ratio to CUB's merge sort,
-    // merge passes / sample sort: the 16-byte struct 2^21 1.53 / 1.53, 2^22 1.48 / 1.86, 2^24
-    // 1.53 / 2.31, 2^26 1.57 / 2.48, 2^27 1.59 / 2.05; f64 2^22 1.34 / 1.32, 2^23 1.30 /
-    // 1.39, 2^24 1.28 / 1.44, 2^26 1.24 / 1.45, 2^27 1.24 / 1.35, 2^28 1.22 / 1.18 (2^16
-    // buckets of 2.3 tiles). Buckets of 75 % of a tile on average (the struct at 2^24, 70 / 75
-    // / 80 %: 2191 / 2160 / 2209 us), 32 samples a bucket (16: +5 %), the classify's 8 keys a
-    // thread (bench/results/NOTES.md).
-    k.sample_sort_min_keys = 3 << 20;
+    // merge passes / sample sort: the 16-byte struct 2^21 1.52 / 1.66, 2^22 1.48 / 2.01, 2^24
+    // 1.53 / 2.34, 2^26 1.57 / 2.46, 2^27 1.59 / 2.05; f64 2^22 1.34 / 1.37, 2^23 1.30 /
+    // 1.49, 2^24 1.28 / 1.49, 2^26 1.24 / 1.43, 2^27 1.24 / 1.35, 2^28 1.22 / 1.18 (2^16
+    // buckets of 2.3 tiles). Buckets of half a tile on average, which the segmented sort's
+    // 128-thread blocks take, those past it a full block (f64 at 2^23 / 2^24, 75 / 50 / 45 %:
+    // 615 / 565 / 550 and 1124 / 1082 / 1075 us; the struct at 2^22 664 / 628 / 656), 32
+    // samples a bucket (16: +5 %), the classify's 8 keys a thread (bench/results/NOTES.md).
+    k.sample_sort_min_keys = 2 << 20;
     k.sample_sort_min_keys_8_byte_keys = 6 << 20;
     k.sample_sort_max_keys = 3ll << 26;
-    k.sample_sort_bucket_percent = 75;
+    k.sample_sort_bucket_percent = 50;
     k.sample_sort_samples_per_bucket = 32;
     k.sample_sort_classify_threads = 256;
     k.sample_sort_classify_items_per_thread = 8;

@@ -4,8 +4,8 @@
 // or few samples per bucket (buckets past a tile, sorted by the segmented sort's multi-block
 // path), on 8- and 16-byte keys, against std::stable_sort, with frequent keys (buckets of
 // equal keys, left unsorted); comparators that are no strict weak ordering still give a
-// permutation. The default tuning's sample sort runs in
-// merge_struct_test (its 2^25 + 1 inputs).
+// permutation. The default tuning's sample sort runs here at its threshold for 16-byte keys
+// and in merge_struct_test (its 2^25 + 1 inputs).
 #include "merge_sort_tests.cuh"
 
 #include "../support/device_vector.cuh"
@@ -118,6 +118,19 @@ TEST_F(MergeSampleSort, SmallBucketsInADeepTreeMatchStdStableSort) {
   const merge_policy<small_buckets_tuning> policy{};
   sweep_case<two_field_case, true, false>(policy, sizes, {distribution::uniform}, 13);
   sweep_case<f64_case, true, false>(policy, sizes, {distribution::uniform}, 14);
+}
+
+// sm_90's tuning samples 16-byte keys from 2^21 (buckets of half a tile: most in the segmented
+// sort's 128-thread blocks, the rest in 256-thread ones): one key below and at the threshold.
+TEST_F(MergeSampleSort, TheDefaultTuningSamplesWideKeysFromItsThreshold) {
+  constexpr std::size_t threshold = std::size_t(1) << 21;
+  using key = two_field_case::key;
+  EXPECT_FALSE((backends::merge::takes_sample_sort<merge_tuning_sm90, key>(threshold - 1)));
+  EXPECT_TRUE((backends::merge::takes_sample_sort<merge_tuning_sm90, key>(threshold)));
+  const std::vector<std::size_t> sizes = capped({threshold - 1, threshold});
+  const merge_policy<merge_tuning_sm90> policy{};
+  sweep_case<two_field_case, true, false>(
+      policy, sizes, {distribution::uniform, distribution::few_distinct}, 15);
 }
 
 TEST_F(MergeSampleSort, BucketsPastTheirTileMatchStdStableSort) {
