@@ -2,8 +2,8 @@
 // check without a GPU:
 //   - which class of sorter takes a segment of a given size (a group of lanes, a small
 //     block, a half block, a block, or several blocks with merge passes), and how many
-//     segments of a class
-//     n keys can hold (the lists' room, fixed before the offsets are read);
+//     segments of a class n keys can hold (the lists' room, fixed before the offsets are
+//     read);
 //   - for the segments that need several blocks: bounds on their tiles and merge blocks, the
 //     virtual block -> segment lookup, and which buffer each pass reads.
 #pragma once

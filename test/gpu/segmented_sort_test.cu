@@ -222,9 +222,8 @@ TEST_F(SegmentedSort, MergeSortsEverySegment) {
 // Sizes at which the backend hands a segment to another sorter (backends/segmented/classes.cuh:
 // groups of 4, 8, 16 and 32 lanes, a warp of two keys per lane, a small block, a half block
 // and a block of one tile each, several blocks with 1, 2 and 3 merge passes), one below, at
-// and one above;
-// the tiles' sizes from the comparison sort's shapes for Key (8-byte keys have smaller ones),
-// and those of 4-byte keys for every key type.
+// and one above; the tiles' sizes from the comparison sort's shapes for Key (8-byte keys have
+// smaller ones), and those of 4-byte keys for every key type.
 template <class Key>
 std::vector<std::size_t> sorter_boundaries() {
   using tuning = merge_tuning_sm90;

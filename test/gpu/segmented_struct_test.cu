@@ -1,9 +1,9 @@
 // The segmented sort on a 16-byte struct key with a comparator of its own, through the public
 // API (gpusort::merge: the keys are no radix keys): segments of every size at and around the
 // sorters' boundaries for keys of this width (a group of lanes, a small block, a half block, a
-// block, several blocks), shuffled among others, against std::stable_sort of each segment on the host. The
-// key carries its input position as a payload outside the order, so a lost, duplicated or
-// unstably moved key shows in the keys alone.
+// block, several blocks), shuffled among others, against std::stable_sort of each segment on
+// the host. The key carries its input position as a payload outside the order, so a lost,
+// duplicated or unstably moved key shows in the keys alone.
 #include "../support/device_vector.cuh"
 #include "../support/gpu.cuh"
 
