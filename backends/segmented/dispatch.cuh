@@ -167,6 +167,7 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
       detail::check_launch("segmented sort: sort_segments_in_groups");
     }
   }
+  bool first_block_class = true;
   const auto sort_in_blocks = [&](auto shape, int cls, const char* name) {
     using shape_t = decltype(shape);
     if (room[cls] == 0) return;
@@ -177,7 +178,9 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
                      shape_t::tile_threads, std::size_t(shared_bytes), stream, name,
                      request.keys, request.values, begins, ends, n,
                      static_cast<const segment_plan_header*>(header),
-                     static_cast<const unsigned*>(lists.list[cls]), cls, comp);
+                     static_cast<const unsigned*>(lists.list[cls]), cls, first_block_class,
+                     comp);
+    first_block_class = false;
   };
   sort_in_blocks(small_shape{}, in_small_block, "segmented sort: sort_segments_in_blocks (small)");
   sort_in_blocks(half_shape{}, in_half_block, "segmented sort: sort_segments_in_blocks (half)");

@@ -370,18 +370,22 @@ __global__ void __launch_bounds__(warp_sort_threads)
 }
 
 // Grid: any number of blocks of Shape::tile_threads, looping over class `cls`'s segments;
-// each is sorted in place as one tile of Shape. Launched to overlap the end of the kernel
-// before it (launch_dependent): a class without segments then costs little more than its
-// blocks' placement.
+// each is sorted in place as one tile of Shape. The block classes' kernels are launched one
+// after the other to overlap (launch_dependent), and run at once: their segments are
+// disjoint, and each alone is too few blocks to fill the GPU at mid sizes. The first one
+// launched (`first_class`) waits for the kernel before it, which covers the plan; it and
+// every later one let the next class's blocks be placed once their first segment is loaded
+// (sort_tile), so a later class reads the plan only after the first class's wait. A later
+// class waits for its predecessor at its end instead, so that each class kernel ends after
+// the one before it, and whatever waits for the last one (the next launch) waits for all.
 template <class Shape, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
     sort_segments_in_blocks(Key* keys, Value* values, const Offset* begins, const Offset* ends,
                             std::size_t n, const segment_plan_header* header,
-                            const unsigned* list, int cls, Compare comp) {
+                            const unsigned* list, int cls, bool first_class, Compare comp) {
   auto& shared = block_shared<merge::tile_storage_t<Shape, Key, Value>>();
-  wait_for_previous_kernel();
-  if (plan_refused(*header, n)) return;
-  const std::size_t count = header->count[cls].value;
+  if (first_class) wait_for_previous_kernel();
+  const std::size_t count = plan_refused(*header, n) ? 0 : header->count[cls].value;
   for (std::size_t i = blockIdx.x; i < count; i += gridDim.x) {
     const segment_span span = span_of(begins, ends, list[i], n);
     const std::size_t value_offset = has_values_v<Value> ? span.begin : 0;
@@ -390,6 +394,8 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
                             comp);
     __syncthreads();  // shared memory is reused
   }
+  let_next_kernel_start();  // a block without segments
+  if (!first_class) wait_for_previous_kernel();
 }
 
 // The buffers a multi-block segment ping-pongs between.

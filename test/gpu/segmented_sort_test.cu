@@ -9,7 +9,8 @@
 // call: offsets (back to back, with keys before the first and after the last left alone) and
 // begin/end offsets (listed in any order, with gaps between them). Then the sizes where the
 // backend changes sorter (a group of lanes, a warp, a small block, a block, several blocks with
-// merge passes: backends/segmented/classes.cuh), one below, at and one above; every policy;
+// merge passes: backends/segmented/classes.cuh), one below, at and one above; every
+// combination of the three block classes (whose kernels run at once); every policy;
 // int, unsigned, long long and std::size_t offsets; zero segments and empty ranges; and bad
 // offsets, which sort nothing and are reported by the next call.
 //
@@ -285,6 +286,42 @@ TEST_F(SegmentedSort, SegmentsAtEverySorterBoundaryEightByteKeys) {
   expect_sorts_boundary_sizes<std::uint64_t, long long>(gpusort::par, distribution::uniform, 13);
   expect_sorts_boundary_sizes<std::uint64_t, long long>(gpusort::par,
                                                         distribution::few_distinct, 14);
+}
+
+// The three block classes' kernels run at once, and only the first one launched waits for
+// the plan (backends/segmented/kernels.cuh): every combination of the small, half and full
+// blocks' bands, so that each class is the first one launched in some call, with hundreds of
+// segments per class so that their kernels overlap.
+template <class Key, class Offset>
+void expect_sorts_every_combination_of_block_classes(distribution d, std::uint64_t salt) {
+  using tuning = merge_tuning_sm90;
+  const std::size_t small = backends::segmented::small_block_shape<tuning, Key>::tile_items;
+  const std::size_t half = backends::segmented::half_block_shape<tuning, Key>::tile_items;
+  const std::size_t block = backends::merge::merge_shape<tuning, Key>::tile_items;
+  const std::size_t bands[3][2] = {{65, small}, {small + 1, half}, {half + 1, block}};
+  for (unsigned classes = 1; classes < 8; ++classes) {
+    const std::uint64_t seed = case_seed(salt, classes);
+    splitmix64 random(seed);
+    std::vector<std::size_t> sizes;
+    for (int i = 0; i < 600; ++i) {
+      int band = int(random.below(3));
+      while ((classes >> band & 1u) == 0) band = (band + 1) % 3;
+      const std::size_t lo = bands[band][0], hi = bands[band][1];
+      sizes.push_back(lo + random.below(hi - lo + 1));
+    }
+    const segment_layout layout = lay_out(sizes, offsets_form::offsets, random);
+    if (!within_cap(layout.count)) continue;
+    expect_sorts_drawn_keys<Key, Offset, false, gpusort::less<>>(
+        gpusort::par, layout, d, seed, guarantee::stable,
+        "block classes " + std::to_string(classes) + " (1 small, 2 half, 4 full): ");
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TEST_F(SegmentedSort, EveryCombinationOfBlockClassesSortsItsSegments) {
+  expect_sorts_every_combination_of_block_classes<std::uint32_t, int>(distribution::uniform, 15);
+  expect_sorts_every_combination_of_block_classes<std::uint64_t, long long>(
+      distribution::few_distinct, 16);
 }
 
 // ---- Every policy ------------------------------------------------------------------------
