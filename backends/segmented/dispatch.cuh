@@ -143,6 +143,9 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
       tile_items, passes, chunk_items, first_tiles, first_merge_blocks, report);
   detail::check_launch("segmented sort: plan_multi_block");
 
+  // The classes' kernels run at once (kernels.cuh): only the first one launched waits for
+  // the plan.
+  bool first_block_class = true;
   // Segments of at most 64 keys: one launch for the five group classes. Classes of at most 32
   // keys four keys per lane: more of the network's pairs within a lane, where a pair costs one
   // comparison and no shuffle (H100, 2^24 u32 in 1-32 key segments, the 17-32 key class: one
@@ -162,12 +165,13 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
       blocks.first[r + 1] = blocks.first[r] + unsigned(wanted < resident ? wanted : resident);
     }
     if (blocks.first[group_class_count] > 0) {
-      kernel<<<blocks.first[group_class_count], warp_sort_threads, 0, stream>>>(
-          request.keys, request.values, begins, ends, n, header, lists, blocks, comp);
-      detail::check_launch("segmented sort: sort_segments_in_groups");
+      launch_dependent(kernel, blocks.first[group_class_count], warp_sort_threads, 0, stream,
+                       "segmented sort: sort_segments_in_groups", request.keys, request.values,
+                       begins, ends, n, static_cast<const segment_plan_header*>(header), lists,
+                       blocks, comp);
+      first_block_class = false;
     }
   }
-  bool first_block_class = true;
   const auto sort_in_blocks = [&](auto shape, int cls, const char* name) {
     using shape_t = decltype(shape);
     if (room[cls] == 0) return;

@@ -342,11 +342,15 @@ struct group_class_blocks {
 // longest) on the first, each segment on group_lanes lanes (Lanes64 for 33-64 keys), its
 // keys spread evenly over them. (One launch rather than one per class: with 2^20 keys the
 // call was bound by the host's launches, 61 us of host time for a 60 us call on the H100.)
+// Launched to overlap the plan's end, and the first of the classes' kernels that run at once
+// (sort_segments_in_blocks): it lets the block classes start as soon as it has waited.
 template <int Lanes64, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(warp_sort_threads)
     sort_segments_in_groups(Key* keys, Value* values, const Offset* begins, const Offset* ends,
                             std::size_t n, const segment_plan_header* header, class_lists lists,
                             group_class_blocks blocks, Compare comp) {
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   if (plan_refused(*header, n)) return;
   const unsigned block = blockIdx.x;
   const auto sort_class = [&](auto cls_constant) {
@@ -373,11 +377,12 @@ __global__ void __launch_bounds__(warp_sort_threads)
 // each is sorted in place as one tile of Shape. The block classes' kernels are launched one
 // after the other to overlap (launch_dependent), and run at once: their segments are
 // disjoint, and each alone is too few blocks to fill the GPU at mid sizes. The first one
-// launched (`first_class`) waits for the kernel before it, which covers the plan; it and
-// every later one let the next class's blocks be placed once their first segment is loaded
-// (sort_tile), so a later class reads the plan only after the first class's wait. A later
-// class waits for its predecessor at its end instead, so that each class kernel ends after
-// the one before it, and whatever waits for the last one (the next launch) waits for all.
+// launched (`first_class`; sort_segments_in_groups where it is launched) waits for the
+// kernel before it, which covers the plan; it and every later one let the next class's
+// blocks be placed once they have waited or loaded their first segment (sort_tile), so a
+// later class reads the plan only after the first class's wait. A later class waits for its
+// predecessor at its end instead, so that each class kernel ends after the one before it,
+// and whatever waits for the last one (the next launch) waits for all.
 template <class Shape, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
     sort_segments_in_blocks(Key* keys, Value* values, const Offset* begins, const Offset* ends,
