@@ -189,23 +189,24 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   sort_in_blocks(small_shape{}, in_small_block, "segmented sort: sort_segments_in_blocks (small)");
   sort_in_blocks(half_shape{}, in_half_block, "segmented sort: sort_segments_in_blocks (half)");
   sort_in_blocks(block_shape{}, in_block, "segmented sort: sort_segments_in_blocks");
-  // While the plan (in this call's storage) is still allocated.
-  if (whole_input_to_radix) whole_input_sort(&header->whole_input);
-  if (!multi_block) return;
-
   const unsigned* multi_list = lists.list[in_blocks];
-  {
+  if (multi_block) {
     constexpr auto kernel = sort_segment_tiles<block_shape, Key, Value, Offset, Compare>;
     const int shared_bytes =
         allowed_dynamic_shared_bytes<kernel, merge::tile_storage_t<block_shape, Key, Value>>(
             "segmented sort: allowing the tile its shared memory");
-    kernel<<<resident_grid<kernel, block_shape::tile_threads>(
-                 most_multi_block_tiles(n, tile_items)),
-             block_shape::tile_threads, shared_bytes, stream>>>(
-        buffers, begins, ends, n, header, multi_list, first_tiles, disagreed, comp);
-    detail::check_launch("segmented sort: sort_segment_tiles");
+    launch_dependent(kernel,
+                     resident_grid<kernel, block_shape::tile_threads>(
+                         most_multi_block_tiles(n, tile_items)),
+                     block_shape::tile_threads, std::size_t(shared_bytes), stream,
+                     "segmented sort: sort_segment_tiles", buffers, begins, ends, n,
+                     static_cast<const segment_plan_header*>(header), multi_list,
+                     static_cast<const std::size_t*>(first_tiles), disagreed, first_block_class,
+                     comp);
   }
-  if (passes == 0) return;
+  // While the plan (in this call's storage) is still allocated.
+  if (whole_input_to_radix) whole_input_sort(&header->whole_input);
+  if (!multi_block || passes == 0) return;
   // Cooperative: every block resident at once, for the barriers between the passes' steps.
   constexpr auto pass_kernel = merge_segment_passes<block_shape, Key, Value, Offset, Compare>;
   launch_cooperative(pass_kernel,

@@ -15,6 +15,8 @@
 //   sort_segment_tiles, then merge_segment_passes (one cooperative launch for every pass):
 //   the comparison sort's tiles and merge passes (merge/kernels.cuh), over virtual blocks
 //   that each belong to one segment.
+// The group kernel, the block kernels and sort_segment_tiles run at once (their segments are
+// disjoint): see sort_segments_in_blocks.
 // Every sorting kernel first checks the plan: bad offsets (or segments whose sizes add up to
 // more than the keys, which overlap) leave keys and values as they were.
 #pragma once
@@ -437,18 +439,21 @@ __device__ __forceinline__ owned_segment segment_of_block(
 
 // Grid: any number of blocks of Shape::tile_threads, looping over the multi-block segments'
 // tiles. Each tile goes to the buffer its segment's passes start from. Clears the passes'
-// disagreement flag.
+// disagreement flag. The last of the classes' kernels that run at once
+// (sort_segments_in_blocks: its segments are disjoint from theirs), and as they do, it waits
+// for the kernel before it at its top where it is the first one launched, else at its end.
 template <class Shape, class Key, class Value, class Offset, class Compare>
 __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
     sort_segment_tiles(segment_buffers<Key, Value> buffers, const Offset* begins,
                        const Offset* ends, std::size_t n, const segment_plan_header* header,
                        const unsigned* list, const std::size_t* first_tiles,
-                       unsigned* splits_disagreed, Compare comp) {
+                       unsigned* splits_disagreed, bool first_class, Compare comp) {
   auto& shared = block_shared<merge::tile_storage_t<Shape, Key, Value>>();
-  if (plan_refused(*header, n)) return;
-  if (blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
-  const std::size_t segments = header->count[in_blocks].value;
-  const std::size_t tiles = first_tiles[segments];
+  if (first_class) wait_for_previous_kernel();
+  const bool refused = plan_refused(*header, n);
+  if (!refused && blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
+  const std::size_t segments = refused ? 0 : header->count[in_blocks].value;
+  const std::size_t tiles = refused ? 0 : first_tiles[segments];
   for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const owned_segment owned = segment_of_block(begins, ends, n, list, segments, first_tiles,
                                                  tile, Shape::tile_items);
@@ -461,6 +466,8 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
         buffers.values + value_offset, buffers.values_of(to_alternate) + value_offset, comp);
     __syncthreads();  // shared memory is reused
   }
+  let_next_kernel_start();  // a block without tiles
+  if (!first_class) wait_for_previous_kernel();
 }
 
 // Merge block `block` of a pass over runs of `run_width` keys (block < first_blocks[segments]):
