@@ -144,7 +144,8 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   detail::check_launch("segmented sort: plan_multi_block");
 
   // The classes' kernels run at once (kernels.cuh): only the first one launched waits for
-  // the plan.
+  // the plan: the group kernel wherever there are two segments and two keys (its class of
+  // 2-4 keys then has room), sort_segment_tiles for a single segment.
   bool first_block_class = true;
   // Segments of at most 64 keys: one launch for the five group classes. Classes of at most 32
   // keys four keys per lane: more of the network's pairs within a lane, where a pair costs one

@@ -288,10 +288,10 @@ TEST_F(SegmentedSort, SegmentsAtEverySorterBoundaryEightByteKeys) {
                                                         distribution::few_distinct, 14);
 }
 
-// The three block classes' kernels run at once, and only the first one launched waits for
-// the plan (backends/segmented/kernels.cuh): every combination of the small, half and full
-// blocks' bands, so that each class is the first one launched in some call, with hundreds of
-// segments per class so that their kernels overlap.
+// The classes' kernels run at once, and only the first one launched waits for the plan (the
+// group kernel, in every call of more than one segment; backends/segmented/kernels.cuh):
+// every combination of the small, half and full blocks' bands, each with hundreds of segments
+// so that their kernels overlap, and each band the last one launched in some call.
 template <class Key, class Offset>
 void expect_sorts_every_combination_of_block_classes(distribution d, std::uint64_t salt) {
   using tuning = merge_tuning_sm90;
