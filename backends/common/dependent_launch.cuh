@@ -58,6 +58,11 @@ inline cudaLaunchAttribute overlap_previous_kernel() {
 // kernel's end. The kernel calls wait_for_previous_kernel() before it touches what earlier
 // kernels wrote, and in at least one block before it ends even where it has nothing to do:
 // a later kernel's wait covers this one's predecessors only through this one's own wait.
+// One exception, for kernels of disjoint work that run at once (the segmented sort's
+// classes, segmented/kernels.cuh): the first of them waits at its top and then lets the
+// next start; each later one reads only what that first wait covered (it is placed after
+// every block of the first issued the trigger, past its wait), and waits at its end instead,
+// so that each ends after the one before it.
 template <class... Params, class... Args>
 void launch_dependent(void (*kernel)(Params...), unsigned grid, int block,
                       std::size_t shared_bytes, cudaStream_t stream, const char* kernel_name,
