@@ -28,6 +28,18 @@ __device__ __forceinline__ void let_next_kernel_start() {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaTriggerProgrammaticLaunchCompletion();));
 }
 
+// Kernels of disjoint work that run at once (launch_dependent's exception below). The first
+// one launched waits for the kernel before it at its top; every one lets the next start by
+// its end, and a later one waits for its predecessor there instead, so that each ends after
+// the one before it. Every block calls both, a block without work too.
+__device__ __forceinline__ void begin_running_at_once(bool first_launched) {
+  if (first_launched) wait_for_previous_kernel();
+}
+__device__ __forceinline__ void end_running_at_once(bool first_launched) {
+  let_next_kernel_start();
+  if (!first_launched) wait_for_previous_kernel();
+}
+
 // kernel<<<grid, block, shared_bytes, stream>>>(args...) with `count` launch attributes. A
 // failed launch throws gpusort::error, naming `kernel_name`.
 template <class... Params, class... Args>
@@ -62,7 +74,7 @@ inline cudaLaunchAttribute overlap_previous_kernel() {
 // classes, segmented/kernels.cuh): the first of them waits at its top and then lets the
 // next start; each later one reads only what that first wait covered (it is placed after
 // every block of the first issued the trigger, past its wait), and waits at its end instead,
-// so that each ends after the one before it.
+// so that each ends after the one before it (begin_running_at_once, end_running_at_once).
 template <class... Params, class... Args>
 void launch_dependent(void (*kernel)(Params...), unsigned grid, int block,
                       std::size_t shared_bytes, cudaStream_t stream, const char* kernel_name,

@@ -391,7 +391,7 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
                             std::size_t n, const segment_plan_header* header,
                             const unsigned* list, int cls, bool first_class, Compare comp) {
   auto& shared = block_shared<merge::tile_storage_t<Shape, Key, Value>>();
-  if (first_class) wait_for_previous_kernel();
+  begin_running_at_once(first_class);
   const std::size_t count = plan_refused(*header, n) ? 0 : header->count[cls].value;
   for (std::size_t i = blockIdx.x; i < count; i += gridDim.x) {
     const segment_span span = span_of(begins, ends, list[i], n);
@@ -401,8 +401,7 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
                             comp);
     __syncthreads();  // shared memory is reused
   }
-  let_next_kernel_start();  // a block without segments
-  if (!first_class) wait_for_previous_kernel();
+  end_running_at_once(first_class);
 }
 
 // The buffers a multi-block segment ping-pongs between.
@@ -449,7 +448,7 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
                        const unsigned* list, const std::size_t* first_tiles,
                        unsigned* splits_disagreed, bool first_class, Compare comp) {
   auto& shared = block_shared<merge::tile_storage_t<Shape, Key, Value>>();
-  if (first_class) wait_for_previous_kernel();
+  begin_running_at_once(first_class);
   const bool refused = plan_refused(*header, n);
   if (!refused && blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
   const std::size_t segments = refused ? 0 : header->count[in_blocks].value;
@@ -466,8 +465,7 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
         buffers.values + value_offset, buffers.values_of(to_alternate) + value_offset, comp);
     __syncthreads();  // shared memory is reused
   }
-  let_next_kernel_start();  // a block without tiles
-  if (!first_class) wait_for_previous_kernel();
+  end_running_at_once(first_class);
 }
 
 // Merge block `block` of a pass over runs of `run_width` keys (block < first_blocks[segments]):
