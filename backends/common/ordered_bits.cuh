@@ -5,6 +5,7 @@
 #pragma once
 
 #include <gpusort/detail/policies/key_traits.cuh>
+#include <gpusort/functional.cuh>
 
 #include <type_traits>
 #include <utility>
@@ -119,16 +120,14 @@ struct ordered_bits_less {
 // NaN test) rather than the sort bits of both keys, which cost a comparison sort's
 // dependent chains (par's merge strategy on f64: 0.75x CUB's radix sort at 2^20 with
 // ordered_bits_less). Floats: -0.0 and +0.0 equal (as < has them), every NaN one value after
-// +inf.
+// +inf: gpusort::less<>'s order (greater<>'s descending), in its form of two compares.
 template <class Key, bool Descending>
 struct radix_order_less {
   __host__ __device__ __forceinline__ bool operator()(const Key& a, const Key& b) const {
     if constexpr (std::is_integral_v<Key>) {
       return Descending ? b < a : a < b;
     } else if constexpr (std::is_floating_point_v<Key>) {
-      const bool a_nan = a != a;
-      const bool b_nan = b != b;
-      return Descending ? (b < a) | (a_nan & !b_nan) : (a < b) | (!a_nan & b_nan);
+      return Descending ? gpusort::detail::ordered_less(b, a) : gpusort::detail::ordered_less(a, b);
     } else {
       return ordered_bits_less<Key>{order_flip<Key>(Descending)}(a, b);
     }
