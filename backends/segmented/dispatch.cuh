@@ -129,19 +129,27 @@ void sort(const segmented_sort_request<Key, Value, Offset, Compare, Stable>& req
   const Offset* ends = request.end_offsets;
   const Compare& comp = request.comp;
 
-  detail::check_cuda(cudaMemsetAsync(header, 0, sizeof(segment_plan_header), stream),
-                     "segmented sort: clearing the plan");
-  classify_segments<Offset>
-      <<<resident_grid<classify_segments<Offset>, classify_threads>(
-             tile_count(segment_count, classify_round)),
-         classify_threads, 0, stream>>>(begins, ends, segment_count, n, limits, lists, header,
-                                        report);
-  detail::check_launch("segmented sort: classify_segments");
   const bool whole_input_to_radix = WholeInputSort::enabled && segment_count == 1;
-  plan_multi_block<Offset><<<1, plan_threads, 0, stream>>>(
-      begins, ends, n, header, whole_input_to_radix, lists.list[in_blocks], room[in_blocks],
-      tile_items, passes, chunk_items, first_tiles, first_merge_blocks, report);
-  detail::check_launch("segmented sort: plan_multi_block");
+  if (segment_count <= std::size_t(classify_round)) {
+    classify_and_plan_segments<Offset><<<1, classify_threads, 0, stream>>>(
+        begins, ends, segment_count, n, limits, lists, header, whole_input_to_radix,
+        room[in_blocks], tile_items, passes, chunk_items, first_tiles, first_merge_blocks,
+        report);
+    detail::check_launch("segmented sort: classify_and_plan_segments");
+  } else {
+    detail::check_cuda(cudaMemsetAsync(header, 0, sizeof(segment_plan_header), stream),
+                       "segmented sort: clearing the plan");
+    classify_segments<Offset>
+        <<<resident_grid<classify_segments<Offset>, classify_threads>(
+               tile_count(segment_count, classify_round)),
+           classify_threads, 0, stream>>>(begins, ends, segment_count, n, limits, lists, header,
+                                          report);
+    detail::check_launch("segmented sort: classify_segments");
+    plan_multi_block<Offset><<<1, plan_threads, 0, stream>>>(
+        begins, ends, n, header, whole_input_to_radix, lists.list[in_blocks], room[in_blocks],
+        tile_items, passes, chunk_items, first_tiles, first_merge_blocks, report);
+    detail::check_launch("segmented sort: plan_multi_block");
+  }
 
   // The classes' kernels run at once (kernels.cuh): only the first one launched waits for
   // the plan: the group kernel wherever there are two segments and two keys (its class of

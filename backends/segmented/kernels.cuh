@@ -6,6 +6,8 @@
 //                       has one, then, for the segments that need several blocks, numbers
 //                       their tiles and each pass's merge blocks (prefix sums: a virtual
 //                       block finds its segment by binary search)
+//   (classify_and_plan_segments: both in one block, which also clears the plan's header,
+//   where one block classifies every segment anyway: at most 1024 segments)
 //   sort_segments_in_groups   a group of 1 to 16 lanes per segment of at most 64 keys, four
 //                             or eight keys per lane, sorted in registers by a bitonic
 //                             network (group_sort.cuh): one launch, a range of blocks per
@@ -93,24 +95,28 @@ inline constexpr int classify_threads = 256;
 inline constexpr int classify_items = 4;  // segments per thread and round
 inline constexpr int classify_round = classify_threads * classify_items;
 
-// Grid: any number of blocks of classify_threads, looping over the segments, classify_round
-// at a time. Appends are counted per warp (the lanes of one class found by one match), then
-// per block: one global atomic per block and class each round (per warp, the lists'
-// counters, all in one L2 sector, were a queue: 150 us for 10^6 segments). A ballot per class
-// instead of the match, one segment per thread: 26 us rather than 18 for 786 K segments.
+// Block `block` of `blocks` of the classify (classify_threads each), looping over the
+// segments, classify_round at a time. Appends are counted per warp (the lanes of one class
+// found by one match), then per block: one global atomic per block and class each round (per
+// warp, the lists' counters, all in one L2 sector, were a queue: 150 us for 10^6 segments).
+// A ballot per class instead of the match, one segment per thread: 26 us rather than 18 for
+// 786 K segments.
 template <class Offset>
-__global__ void __launch_bounds__(classify_threads)
-    classify_segments(const Offset* begins, const Offset* ends, std::size_t segment_count,
-                      std::size_t n, class_limits limits, class_lists lists,
-                      segment_plan_header* header, unsigned long long* report) {
+__device__ __forceinline__ void classify_in_block(const Offset* begins, const Offset* ends,
+                                                  std::size_t segment_count, std::size_t n,
+                                                  const class_limits& limits,
+                                                  const class_lists& lists,
+                                                  segment_plan_header* header,
+                                                  unsigned long long* report, unsigned block,
+                                                  unsigned blocks) {
   __shared__ unsigned block_count[class_count];
   __shared__ unsigned block_at[class_count];
   const unsigned lane = threadIdx.x % 32;
   const unsigned lanes_before = (1u << lane) - 1;
-  const std::size_t stride = std::size_t(gridDim.x) * classify_round;
+  const std::size_t stride = std::size_t(blocks) * classify_round;
   unsigned long long total_size = 0;  // this thread's segments' sizes
   // The same trip count for the whole block: every lane takes part in the matches.
-  for (std::size_t first = std::size_t(blockIdx.x) * classify_round; first < segment_count;
+  for (std::size_t first = std::size_t(block) * classify_round; first < segment_count;
        first += stride) {
     if (threadIdx.x < class_count) block_count[threadIdx.x] = 0;
     // Item i of this thread: segment first + i * classify_threads + threadIdx.x (coalesced).
@@ -171,20 +177,33 @@ __global__ void __launch_bounds__(classify_threads)
     atomicAdd(&header->total_size.value, block_total_size);
 }
 
+// Grid: any number of blocks of classify_threads.
+template <class Offset>
+__global__ void __launch_bounds__(classify_threads)
+    classify_segments(const Offset* begins, const Offset* ends, std::size_t segment_count,
+                      std::size_t n, class_limits limits, class_lists lists,
+                      segment_plan_header* header, unsigned long long* report) {
+  classify_in_block(begins, ends, segment_count, n, limits, lists, header, report, blockIdx.x,
+                    gridDim.x);
+}
+
 inline constexpr int plan_threads = 512;
 
-// Grid: one block of plan_threads. Refuses segments that overlap; where whole_input_to_radix
-// and the one segment is the whole input, leaves it to the radix sort; numbers the tiles of
-// the multi-block segments (first_tiles, room + 1 entries) and each pass's merge blocks
-// (first_merge_blocks + pass * (room + 1)); entry [count] of each is the total.
-template <class Offset>
-__global__ void __launch_bounds__(plan_threads)
-    plan_multi_block(const Offset* begins, const Offset* ends, std::size_t n,
-                     segment_plan_header* header, bool whole_input_to_radix,
-                     const unsigned* multi_block_list, std::size_t room, int tile_items,
-                     int passes, int chunk, std::size_t* first_tiles,
-                     std::size_t* first_merge_blocks, unsigned long long* report) {
-  using scan_t = cub::BlockScan<std::size_t, plan_threads>;
+// One block of Threads, after the classify: refuses segments that overlap; where
+// whole_input_to_radix and the one segment is the whole input, leaves it to the radix sort;
+// numbers the tiles of the multi-block segments (first_tiles, room + 1 entries) and each
+// pass's merge blocks (first_merge_blocks + pass * (room + 1)); entry [count] of each is the
+// total.
+template <int Threads, class Offset>
+__device__ __forceinline__ void plan_in_block(const Offset* begins, const Offset* ends,
+                                              std::size_t n, segment_plan_header* header,
+                                              bool whole_input_to_radix,
+                                              const unsigned* multi_block_list,
+                                              std::size_t room, int tile_items, int passes,
+                                              int chunk, std::size_t* first_tiles,
+                                              std::size_t* first_merge_blocks,
+                                              unsigned long long* report) {
+  using scan_t = cub::BlockScan<std::size_t, Threads>;
   __shared__ typename scan_t::TempStorage scan_storage;
   if (header->bad != 0) return;
   if (header->total_size.value > n) {
@@ -204,7 +223,7 @@ __global__ void __launch_bounds__(plan_threads)
   for (int table = -1; table < passes; ++table) {
     std::size_t* first = table < 0 ? first_tiles : first_merge_blocks + table * (room + 1);
     std::size_t running = 0;
-    for (std::size_t chunk_begin = 0; chunk_begin < segments; chunk_begin += plan_threads) {
+    for (std::size_t chunk_begin = 0; chunk_begin < segments; chunk_begin += Threads) {
       const std::size_t j = chunk_begin + threadIdx.x;
       std::size_t blocks = 0;
       if (j < segments) {
@@ -221,6 +240,45 @@ __global__ void __launch_bounds__(plan_threads)
     }
     if (threadIdx.x == 0) first[segments] = running;
   }
+}
+
+// Grid: one block of plan_threads.
+template <class Offset>
+__global__ void __launch_bounds__(plan_threads)
+    plan_multi_block(const Offset* begins, const Offset* ends, std::size_t n,
+                     segment_plan_header* header, bool whole_input_to_radix,
+                     const unsigned* multi_block_list, std::size_t room, int tile_items,
+                     int passes, int chunk, std::size_t* first_tiles,
+                     std::size_t* first_merge_blocks, unsigned long long* report) {
+  plan_in_block<plan_threads>(begins, ends, n, header, whole_input_to_radix, multi_block_list,
+                              room, tile_items, passes, chunk, first_tiles, first_merge_blocks,
+                              report);
+}
+
+// Grid: one block of classify_threads, for segments that one round of classify_segments
+// takes (a grid of one block there): the header's clearing, the classify and the plan in one
+// launch instead of a memset and two kernels. At 2^20 keys the call is bound by the host,
+// whose enqueue of each costs about as much as the kernel runs (H200: ~4 us).
+template <class Offset>
+__global__ void __launch_bounds__(classify_threads)
+    classify_and_plan_segments(const Offset* begins, const Offset* ends,
+                               std::size_t segment_count, std::size_t n, class_limits limits,
+                               class_lists lists, segment_plan_header* header,
+                               bool whole_input_to_radix, std::size_t room, int tile_items,
+                               int passes, int chunk, std::size_t* first_tiles,
+                               std::size_t* first_merge_blocks, unsigned long long* report) {
+  static_assert(sizeof(segment_plan_header) % sizeof(unsigned) == 0);
+  auto* words = reinterpret_cast<unsigned*>(header);
+  for (unsigned i = threadIdx.x; i < sizeof(segment_plan_header) / sizeof(unsigned);
+       i += classify_threads)
+    words[i] = 0;
+  __syncthreads();  // cleared before any thread's atomics
+  let_next_kernel_start();  // the first class kernel may be placed; it waits for this one
+  classify_in_block(begins, ends, segment_count, n, limits, lists, header, report, 0, 1);
+  __syncthreads();  // the counts and sizes complete
+  plan_in_block<classify_threads>(begins, ends, n, header, whole_input_to_radix,
+                                  lists.list[in_blocks], room, tile_items, passes, chunk,
+                                  first_tiles, first_merge_blocks, report);
 }
 
 inline constexpr int warp_sort_threads = 256;

@@ -636,6 +636,28 @@ TEST_F(SegmentedSort, BadOffsetsSortNothingAndTheNextCheckThrows) {
                                            "a single segment from -1 to the end");
   }
   {
+    // More segments than one block classifies (1024): then the classify runs on a grid of its
+    // own and the plan apart; fewer take one kernel for both (kernels.cuh).
+    std::vector<int> many{0};
+    for (int i = 0; i < 1500; ++i) many.push_back(many.back() + 20);
+    many[700] = many[699] - 1;  // segment 699 ends before it begins
+    expect_bad_offsets_sort_nothing<std::uint32_t>(gpusort::par, ascending, false, many, {},
+                                                   count, "decreasing offsets, 1500 segments");
+  }
+  {
+    // Segments inside the keys whose sizes add up to more than the keys: they overlap.
+    expect_bad_offsets_sort_nothing<std::uint64_t>(
+        gpusort::par, ascending, false, std::vector<long long>{0, 10000},
+        std::vector<long long>{20000, (long long)count}, count, "two segments that overlap");
+    std::vector<long long> begins, ends;
+    for (long long i = 0; i < 1500; ++i) {
+      begins.push_back(i * 10);
+      ends.push_back(i * 10 + 30);
+    }
+    expect_bad_offsets_sort_nothing<std::uint64_t>(gpusort::par, ascending, false, begins, ends,
+                                                   count, "1500 segments that overlap");
+  }
+  {
     std::vector<std::size_t> past_the_end = good_offsets<std::size_t>();
     past_the_end.push_back(std::numeric_limits<std::size_t>::max());
     expect_bad_offsets_sort_nothing<double>(gpusort::par, gpusort::greater<>{}, true,
