@@ -324,6 +324,49 @@ TEST_F(SegmentedSort, EveryCombinationOfBlockClassesSortsItsSegments) {
       distribution::few_distinct, 16);
 }
 
+// 4-byte floats in the blocks' bands sort as their encodings, unless the segment holds a -0.0
+// or a NaN (kernels.cuh, sort_tile_as_bits): one call where every third segment holds one
+// among ordinary keys, so that blocks take both ways in turn; ascending and descending.
+void expect_floats_sort_with_and_without_specials(bool descending, std::uint64_t salt) {
+  using Key = float;
+  const std::size_t block =
+      backends::merge::merge_shape<merge_tuning_sm90, Key>::tile_items;
+  splitmix64 random(salt);
+  std::vector<std::size_t> sizes;
+  for (int i = 0; i < 500; ++i) sizes.push_back(65 + random.below(block - 64));
+  const segment_layout layout = lay_out(sizes, offsets_form::offsets, random);
+  if (!within_cap(layout.count)) return;
+  std::vector<Key> keys = make_keys<Key>(layout.count, distribution::uniform, salt);
+  const Key specials[] = {-0.0f, 0.0f, std::numeric_limits<Key>::quiet_NaN(), -0.0f,
+                          -std::numeric_limits<Key>::quiet_NaN()};
+  for (std::size_t s = 0; s < layout.segments(); s += 3) {
+    const std::size_t size = layout.ends[s] - layout.begins[s];
+    for (int j = 0; j < 3; ++j)
+      keys[layout.begins[s] + random.below(size)] = specials[random.below(5)];
+  }
+  device_array<Key> device_keys(keys);
+  const device_offsets<int> offsets(layout);
+  if (descending)
+    gpusort::segmented_sort(gpusort::par, device_keys.begin(), device_keys.end(),
+                            offsets.begins.begin(), offsets.begins.end(), gpusort::greater<>{});
+  else
+    gpusort::segmented_sort(gpusort::par, device_keys.begin(), device_keys.end(),
+                            offsets.begins.begin(), offsets.begins.end());
+  expect_same_bits_in(layout, device_keys.to_host(),
+                      sorted_in_segments(keys, layout, reference_order<Key>{descending}));
+}
+
+TEST_F(SegmentedSort, F32SegmentsWithAndWithoutSignedZerosOrNaNsInOneCall) {
+  {
+    SCOPED_TRACE("ascending");
+    expect_floats_sort_with_and_without_specials(false, 17);
+  }
+  {
+    SCOPED_TRACE("descending");
+    expect_floats_sort_with_and_without_specials(true, 18);
+  }
+}
+
 // ---- Every policy ------------------------------------------------------------------------
 
 // Policies of the user's own name that are built-in ones.
