@@ -13,7 +13,8 @@
 //                             network (group_sort.cuh): one launch, a range of blocks per
 //                             class
 //   sort_segments_in_blocks   a block per segment of at most one tile: the comparison sort's
-//                             tile sort (merge/tile_sort.cuh), in place
+//                             tile sort (merge/tile_sort.cuh), in place (4-byte floats over
+//                             their encodings where the segment allows: sort_tile_as_bits)
 //   sort_segment_tiles, then merge_segment_passes (one cooperative launch for every pass):
 //   the comparison sort's tiles and merge passes (merge/kernels.cuh), over virtual blocks
 //   that each belong to one segment.
