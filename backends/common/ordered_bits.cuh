@@ -134,4 +134,16 @@ struct radix_order_less {
   }
 };
 
+// Whether a comparator is radix_order_less, and in which direction.
+template <class Compare>
+struct radix_order_of {
+  static constexpr bool is_radix_order = false;
+  static constexpr bool descending = false;
+};
+template <class Key, bool Descending>
+struct radix_order_of<radix_order_less<Key, Descending>> {
+  static constexpr bool is_radix_order = true;
+  static constexpr bool descending = Descending;
+};
+
 }  // namespace gpusort::backends

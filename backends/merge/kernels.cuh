@@ -1,6 +1,7 @@
 // Kernels of the comparison sort, in the order they run:
 //   sort_tiles   each block sorts one tile: keys sorted in registers, then merged in shared
-//                memory (tile_sort.cuh)
+//                memory (tile_sort.cuh); sort_tile_coded, which it calls, also serves
+//                sorts that hold a tile's keys encoded (tile_key_codecs.cuh)
 //   per pass:
 //     find_splits   one thread per merge block finds where the block's output range
 //                   starts on the merge path of its pair of runs, first among samples of
@@ -25,9 +26,11 @@
 #include "merge_path.cuh"
 #include "shapes.cuh"
 #include "split_samples.cuh"
+#include "tile_key_codecs.cuh"
 #include "tile_sort.cuh"
 
 #include <cstddef>
+#include <type_traits>
 
 namespace gpusort::backends::merge {
 
@@ -37,24 +40,43 @@ template <class Shape, class Key, class Value>
 using tile_storage_t = tile_sort_storage<Shape::tile_threads, Shape::tile_items_per_thread, Key,
                                          has_values_v<Value>>;
 
-// One tile's sort by the whole block: the keys (and values) at `tile` of in_* into the same
-// positions of out_*, which may be the same buffers, and the sorted keys' samples for the
-// first merge pass (unless Samples is no_split_samples). Every thread of the block calls it.
-template <class Shape, class Key, class Value, class Compare,
-          class Samples = no_split_samples>
-__device__ __forceinline__ void sort_tile(tile_storage_t<Shape, Key, Value>& shared,
-                                          const tile_bounds& tile, const Key* in_keys,
-                                          Key* out_keys, const Value* in_values,
-                                          Value* out_values, const Compare& comp,
-                                          const Samples& samples = {}) {
+// One tile's sort by the whole block, its keys held as `codec` says (tile_key_codecs.cuh):
+// the keys (and values) at `tile` of in_* into the same positions of out_*, which may be the
+// same buffers, and the sorted keys' samples for the first merge pass (unless Samples is
+// no_split_samples). Every thread of the block calls it. Returns false, with nothing
+// written, where the codec refuses the tile: the same answer in every thread.
+template <class Shape, class Key, class Value, class Codec, class Samples = no_split_samples>
+__device__ __forceinline__ bool sort_tile_coded(tile_storage_t<Shape, Key, Value>& key_shared,
+                                                const tile_bounds& tile, const Key* in_keys,
+                                                Key* out_keys, const Value* in_values,
+                                                Value* out_values, const Codec& codec,
+                                                const Samples& samples = {}) {
+  using sorted_t = typename Codec::sorted_type;
+  using storage_t = tile_storage_t<Shape, sorted_t, Value>;
+  static_assert(sizeof(sorted_t) == sizeof(Key) && sizeof(storage_t) == sizeof(key_shared) &&
+                    alignof(storage_t) == alignof(tile_storage_t<Shape, Key, Value>),
+                "the codec's keys take the keys' memory");
   constexpr bool has_values = has_values_v<Value>;
   constexpr int items = Shape::tile_items_per_thread;
-  using sorter_t = tile_sorter<Shape::tile_threads, items, Key, has_values, Compare>;
+  const auto& order = codec.order();
+  using sorter_t = tile_sorter<Shape::tile_threads, items, sorted_t, has_values,
+                               std::decay_t<decltype(order)>>;
   const std::size_t value_offset = has_values ? tile.begin : 0;  // no values: null pointers
-  sorter_t sorter{shared, tile.count, comp};
-  Key keys[items];
+  const sorted_t* in = reinterpret_cast<const sorted_t*>(in_keys) + tile.begin;
+  sorted_t* out = reinterpret_cast<sorted_t*>(out_keys) + tile.begin;
+  sorter_t sorter{reinterpret_cast<storage_t&>(key_shared), tile.count, order};
+  sorted_t keys[items];
   int source[items];
-  sorter.load(in_keys + tile.begin, keys, source);
+  sorter.load(in, keys, source);
+  if constexpr (Codec::may_refuse) {
+    bool refused = false;
+#pragma unroll
+    for (int i = 0; i < items; ++i)
+      refused |= sorter.first_position() + i < tile.count && codec.refuses(keys[i]);
+    if (__syncthreads_or(refused)) return false;
+  }
+#pragma unroll
+  for (int i = 0; i < items; ++i) keys[i] = codec.encode(keys[i]);
   let_next_kernel_start();
   sorter.sort_in_thread(keys, source);
   bool missed = false;
@@ -66,19 +88,34 @@ __device__ __forceinline__ void sort_tile(tile_storage_t<Shape, Key, Value>& sha
   }
   // The input tile is untouched until here, even when sorting in place.
   if (sorter_t::any_missed(missed)) {
-    sorter.store_unsorted(in_keys + tile.begin, out_keys + tile.begin, in_values + value_offset,
-                          out_values + value_offset);
+    sorter.store_unsorted(in, out, in_values + value_offset, out_values + value_offset);
     if constexpr (records_samples_v<Samples>)
       samples.template record<Shape::tile_threads, Shape::tile_items>(
           tile.begin, tile.count, [&](int p) { return in_keys[tile.begin + p]; });
   } else {
-    sorter.store_keys(keys, source, out_keys + tile.begin);
-    if constexpr (records_samples_v<Samples>)
+#pragma unroll
+    for (int i = 0; i < items; ++i) keys[i] = codec.decode(keys[i]);
+    sorter.store_keys(keys, source, out);
+    if constexpr (records_samples_v<Samples>) {
+      static_assert(std::is_same_v<sorted_t, Key>, "samples are of keys as they are");
       samples.template record<Shape::tile_threads, Shape::tile_items>(
           tile.begin, tile.count, [&](int p) { return sorter.stored_key(p); });
+    }
     if constexpr (has_values)
       sorter.store_values(in_values + value_offset, out_values + value_offset);
   }
+  return true;
+}
+
+// sort_tile_coded with the keys as they are, by `comp`.
+template <class Shape, class Key, class Value, class Compare, class Samples = no_split_samples>
+__device__ __forceinline__ void sort_tile(tile_storage_t<Shape, Key, Value>& shared,
+                                          const tile_bounds& tile, const Key* in_keys,
+                                          Key* out_keys, const Value* in_values,
+                                          Value* out_values, const Compare& comp,
+                                          const Samples& samples = {}) {
+  sort_tile_coded<Shape>(shared, tile, in_keys, out_keys, in_values, out_values,
+                         keys_as_they_are<Key, Compare>{comp}, samples);
 }
 
 // Grid: one block per tile. Reads in_*, writes out_*; they may be the same buffers. The block

@@ -14,7 +14,8 @@
 //                             class
 //   sort_segments_in_blocks   a block per segment of at most one tile: the comparison sort's
 //                             tile sort (merge/tile_sort.cuh), in place (4-byte floats over
-//                             their encodings where the segment allows: sort_tile_as_bits)
+//                             their encodings where the segment allows:
+//                             merge/tile_key_codecs.cuh)
 //   sort_segment_tiles, then merge_segment_passes (one cooperative launch for every pass):
 //   the comparison sort's tiles and merge passes (merge/kernels.cuh), over virtual blocks
 //   that each belong to one segment.
@@ -434,71 +435,6 @@ __global__ void __launch_bounds__(warp_sort_threads)
     sort_class(std::integral_constant<int, in_group_of_4>{});
 }
 
-// 4-byte floats in the radix order (with or without values), which a block sorts as their
-// encodings where the segment holds no -0.0 and no NaN: unsigned integers in the same order
-// there, one integer compare where the radix order takes two float compares (H200, f32 in
-// segments of 1025-4096 keys: 2^24 354 -> 287 us). Doubles lost 1-6 %: a 64-bit integer
-// compare costs what two of theirs do (bench/results/NOTES.md, 2026-11-30).
-template <class Key, class Compare>
-struct floats_as_bits {
-  static constexpr bool applies = false;
-  static constexpr bool descending = false;
-};
-template <class Key, bool Descending>
-struct floats_as_bits<Key, radix_order_less<Key, Descending>> {
-  static constexpr bool applies =
-      std::is_floating_point_v<Key> && sizeof(Key) == 4 && has_radix_encoding_v<Key>;
-  static constexpr bool descending = Descending;
-};
-
-// The segment's `size` keys (at most one tile of Shape) sorted in place as their encodings,
-// flipped for a descending order: the tile's steps (merge::sort_tile) over the keys' bits,
-// encoded once loaded and decoded before they are stored. True where done; false, with
-// nothing written, where the segment holds a -0.0 or a NaN (the radix order calls them equal
-// to keys whose encodings differ). The same answer in every thread of the block.
-template <class Shape, bool Descending, class Key, class Value>
-__device__ __forceinline__ bool sort_tile_as_bits(
-    merge::tile_storage_t<Shape, Key, Value>& key_shared, Key* keys, Value* values, int size) {
-  using bits_t = ordered_bits_t<Key>;
-  using storage_t = merge::tile_storage_t<Shape, bits_t, Value>;
-  static_assert(sizeof(storage_t) == sizeof(key_shared) &&
-                    alignof(storage_t) == alignof(merge::tile_storage_t<Shape, Key, Value>),
-                "the encodings' tile takes the keys' shared memory");
-  constexpr int items = Shape::tile_items_per_thread;
-  constexpr bits_t flip = order_flip<Key>(Descending);
-  using sorter_t = merge::tile_sorter<Shape::tile_threads, items, bits_t, has_values_v<Value>,
-                                      gpusort::less<>>;
-  const gpusort::less<> less;
-  sorter_t sorter{reinterpret_cast<storage_t&>(key_shared), size, less};
-  bits_t* const bits = reinterpret_cast<bits_t*>(keys);
-  bits_t tile[items];
-  int source[items];
-  sorter.load(bits, tile, source);
-  bool canonicalised = false;
-#pragma unroll
-  for (int i = 0; i < items; ++i)
-    canonicalised |= sorter.first_position() + i < size &&
-                     radix_key_traits<Key>::canonicalised(detail::bit_cast<Key>(tile[i]));
-  if (__syncthreads_or(canonicalised)) return false;
-#pragma unroll
-  for (int i = 0; i < items; ++i) tile[i] = encoded_bits(detail::bit_cast<Key>(tile[i]), flip);
-  let_next_kernel_start();
-  sorter.sort_in_thread(tile, source);
-  bool missed = false;
-#pragma unroll 1
-  for (int level = 0; level < sorter_t::levels; ++level)
-    if ((items << level) < size) missed |= sorter.merge_level(level, tile, source);
-  // (Integers' < is a strict weak ordering: no merge misses. Were one to, the keys are as
-  // they came in, and the float path sorts them.)
-  if (sorter_t::any_missed(missed)) return false;
-#pragma unroll
-  for (int i = 0; i < items; ++i)
-    tile[i] = detail::bit_cast<bits_t>(key_of_encoded_bits<Key>(tile[i], flip));
-  sorter.store_keys(tile, source, bits);
-  if constexpr (has_values_v<Value>) sorter.store_values(values, values);
-  return true;
-}
-
 // Grid: any number of blocks of Shape::tile_threads, looping over class `cls`'s segments;
 // each is sorted in place as one tile of Shape. The block classes' kernels are launched one
 // after the other to overlap (launch_dependent), and run at once: their segments are
@@ -520,14 +456,18 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
   for (std::size_t i = blockIdx.x; i < count; i += gridDim.x) {
     const segment_span span = span_of(begins, ends, list[i], n);
     const std::size_t value_offset = has_values_v<Value> ? span.begin : 0;
+    const tile_bounds tile{0, int(span.size)};
+    Key* const segment_keys = keys + span.begin;
+    Value* const segment_values = values + value_offset;
+    // 4-byte floats as their encodings where the segment allows (tile_key_codecs.cuh).
     bool sorted = false;
-    if constexpr (floats_as_bits<Key, Compare>::applies)
-      sorted = sort_tile_as_bits<Shape, floats_as_bits<Key, Compare>::descending>(
-          shared, keys + span.begin, values + value_offset, int(span.size));
+    if constexpr (merge::floats_as_encodings_apply<Key, Compare>)
+      sorted = merge::sort_tile_coded<Shape>(
+          shared, tile, segment_keys, segment_keys, segment_values, segment_values,
+          merge::floats_as_encodings<Key, radix_order_of<Compare>::descending>{});
     if (!sorted)
-      merge::sort_tile<Shape>(shared, tile_bounds{0, int(span.size)}, keys + span.begin,
-                              keys + span.begin, values + value_offset, values + value_offset,
-                              comp);
+      merge::sort_tile<Shape>(shared, tile, segment_keys, segment_keys, segment_values,
+                              segment_values, comp);
     __syncthreads();  // shared memory is reused
   }
   end_running_at_once(first_class);
@@ -615,11 +555,6 @@ __device__ __forceinline__ segment_merge_block merge_block_in_segment(
                                        Shape::chunk_items, owned.span.size)};
 }
 
-template <class Compare>
-inline constexpr bool is_radix_order_v = false;
-template <class Key, bool Descending>
-inline constexpr bool is_radix_order_v<radix_order_less<Key, Descending>> = true;
-
 // Grid: a cooperative launch of blocks of Shape::merge_threads, at most as many as are resident
 // at once. Every merge pass of the multi-block segments, each in steps with a grid-wide
 // barrier after each (one launch instead of two per pass: the host launches as many passes
@@ -664,7 +599,7 @@ __global__ void __launch_bounds__(Shape::merge_threads)
     // that searched its block's next split too made the passes 10 % slower), unless the
     // comparator is gpusort's own radix order, a strict weak ordering: then the check and its
     // barrier are left out.
-    if constexpr (!is_radix_order_v<Compare>) {
+    if constexpr (!radix_order_of<Compare>::is_radix_order) {
       for (std::size_t block = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
            block + 1 < blocks; block += threads) {
         const owned_segment owned =

@@ -325,7 +325,7 @@ TEST_F(SegmentedSort, EveryCombinationOfBlockClassesSortsItsSegments) {
 }
 
 // 4-byte floats in the blocks' bands sort as their encodings, unless the segment holds a -0.0
-// or a NaN (kernels.cuh, sort_tile_as_bits): one call where every third segment holds one
+// or a NaN (merge/tile_key_codecs.cuh, floats_as_encodings): one call where every third segment holds one
 // among ordinary keys, so that blocks take both ways in turn; ascending and descending.
 void expect_floats_sort_with_and_without_specials(bool descending, std::uint64_t salt) {
   using Key = float;
