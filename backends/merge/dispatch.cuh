@@ -1,6 +1,7 @@
 // Host side of the comparison sort: sizes, the one temporary allocation, the tile sort (one
 // block for small inputs, wide tiles for large ones) and the merge passes (two launches
-// each: split search, merge; each may start while the kernel before it finishes, see
+// each, split search and merge, or for passes of few merge blocks but the last one launch
+// that does both; each may start while the kernel before it finishes, see
 // dependent_launch.cuh), ping-ponging between the user's buffers and the alternate ones so
 // that the last pass writes into the user's buffers (no copy back).
 #pragma once
@@ -26,14 +27,14 @@ namespace gpusort::backends::merge {
 template <class Shape, class Key, class Value, class Compare, class Samples = no_split_samples>
 void launch_sort_tiles(std::size_t tiles, cudaStream_t stream, const char* kernel_name,
                        const Key* in_keys, Key* out_keys, const Value* in_values,
-                       Value* out_values, std::size_t n, unsigned* splits_disagreed,
+                       Value* out_values, std::size_t n, merge_pass_flags* flags,
                        const Compare& comp, const Samples& samples = {}) {
   const int shared_bytes =
       allowed_dynamic_shared_bytes<sort_tiles<Shape, Samples, Key, Value, Compare>,
                                    tile_storage_t<Shape, Key, Value>>(
           "merge sort: allowing the tile its shared memory");
   sort_tiles<Shape, Samples><<<unsigned(tiles), Shape::tile_threads, shared_bytes, stream>>>(
-      in_keys, out_keys, in_values, out_values, n, splits_disagreed, samples, comp);
+      in_keys, out_keys, in_values, out_values, n, flags, samples, comp);
   detail::check_launch(kernel_name);
 }
 
@@ -65,6 +66,12 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
     return MaySample && pass < passes &&
            merge_blocks_of(pass) > PassShape::lane_search_most_blocks;
   };
+  // One launch for the pass (search_and_merge_runs): few merge blocks, searched by lanes, no
+  // samples to write for the next pass, and not the last pass.
+  const auto searches_in_merge = [&](int pass) {
+    return pass + 1 < passes && merge_blocks_of(pass) <= PassShape::fused_search_most_blocks &&
+           !searches_by_samples(pass) && !searches_by_samples(pass + 1);
+  };
   bool any_by_samples = false;
   std::size_t most_merge_blocks = 0;
   for (int pass = 0; pass < passes; ++pass) {
@@ -77,7 +84,7 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   const std::size_t alternate_keys_at = layout.reserve<Key>(passes > 0 ? n : 0);
   const std::size_t alternate_values_at = layout.reserve<Value>(passes > 0 && has_values ? n : 0);
   const std::size_t splits_at = layout.reserve<std::size_t>(most_merge_blocks);
-  const std::size_t disagreed_at = layout.reserve<unsigned>(passes > 0 ? 1 : 0);
+  const std::size_t flags_at = layout.reserve<merge_pass_flags>(passes > 0 ? 1 : 0);
   const std::size_t sample_groups = any_by_samples ? samples_t::groups(n) : 0;
   const std::size_t first_samples_at = layout.reserve<Key>(sample_groups);
   const std::size_t last_samples_at = layout.reserve<Key>(sample_groups);
@@ -85,7 +92,8 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   Key* alternate_keys = storage.at<Key>(alternate_keys_at);
   Value* alternate_values = has_values ? storage.at<Value>(alternate_values_at) : nullptr;
   auto* splits = storage.at<std::size_t>(splits_at);
-  unsigned* splits_disagreed = passes > 0 ? storage.at<unsigned>(disagreed_at) : nullptr;
+  merge_pass_flags* flags = passes > 0 ? storage.at<merge_pass_flags>(flags_at) : nullptr;
+  unsigned* splits_disagreed = passes > 0 ? &flags->splits_disagreed : nullptr;
   const samples_t samples = any_by_samples ? samples_t{storage.at<Key>(first_samples_at),
                                                        storage.at<Key>(last_samples_at)}
                                            : samples_t{};
@@ -105,7 +113,7 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   Value* tile_values = passes % 2 == 0 ? values : alternate_values;
   with_samples_if(searches_by_samples(0), [&](const auto& tile_samples) {
     launch_sort_tiles<TileShape>(tile_count(n, tile_items), stream, "merge sort: sort_tiles",
-                                 keys, tile_keys, values, tile_values, n, splits_disagreed, comp,
+                                 keys, tile_keys, values, tile_values, n, flags, comp,
                                  tile_samples);
   });
 
@@ -116,6 +124,18 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
   for (int pass = 0; pass < passes; ++pass) {
     const std::size_t run_width = std::size_t(tile_items) << pass;
     const std::size_t merge_blocks = merge_blocks_of(pass);
+    const auto next_pass = [&] {
+      std::swap(from_keys, to_keys);
+      std::swap(from_values, to_values);
+    };
+    if (searches_in_merge(pass)) {
+      launch_dependent(search_and_merge_runs<PassShape, Key, Value, Compare>,
+                       unsigned(merge_blocks), PassShape::merge_threads, 0, stream,
+                       "merge sort: search_and_merge_runs", from_keys, to_keys, from_values,
+                       to_values, n, run_width, pass, flags, comp);
+      next_pass();
+      continue;
+    }
     with_samples_if(searches_by_samples(pass), [&](const auto& pass_samples) {
       if constexpr (records_samples_v<std::decay_t<decltype(pass_samples)>>)
         launch_dependent(find_splits<PassShape, Key, samples_t::step, Compare>,
@@ -134,11 +154,10 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
       launch_dependent(
           merge_runs<PassShape, std::decay_t<decltype(next_samples)>, Key, Value, Compare>,
           unsigned(merge_blocks), PassShape::merge_threads, 0, stream, "merge sort: merge_runs",
-          from_keys, to_keys, from_values, to_values, n, run_width, splits, splits_disagreed,
+          from_keys, to_keys, from_values, to_values, n, run_width, pass, splits, flags,
           next_samples, comp);
     });
-    std::swap(from_keys, to_keys);
-    std::swap(from_values, to_values);
+    next_pass();
   }
 }
 

@@ -11,9 +11,12 @@
 //     merge_runs    each block loads its pieces of the two runs, merges them in shared
 //                   memory and writes the result out, coalesced (merge_block.cuh), and the
 //                   samples the next pass's find_splits reads.
+//   or, for passes of fewer merge blocks still, one launch per pass:
+//     search_and_merge_runs   each block searches its own splits by lanes, then merges.
 // Their shapes, from the tuning's knobs: shapes.cuh.
-//   The searches get a launch of their own: fused into merge_runs, every block waited on
-//   several dependent global loads before its first useful one.
+//   Large passes' searches get a launch of their own: fused into the merge, every block
+//   waited on its chain of dependent global loads before its first useful one, where a
+//   launch of searches alone has them all in flight at once.
 // Values never enter the merges: keys carry their source position, and each value is
 // gathered from there once per kernel.
 #pragma once
@@ -118,16 +121,27 @@ __device__ __forceinline__ void sort_tile(tile_storage_t<Shape, Key, Value>& sha
                          keys_as_they_are<Key, Compare>{comp}, samples);
 }
 
+// What the merge passes tell each other, in temporary memory.
+struct merge_pass_flags {
+  // Set by find_splits where a pass's splits disagree; from then on merge_runs copies its
+  // ranges through unmerged.
+  unsigned splits_disagreed;
+  // Where a pass of search_and_merge_runs found its splits disagreeing (after its blocks
+  // merged by them), the pass after it, whose input that leaves garbled: it then writes
+  // nothing, and its output, the garbled pass's input, stays as it was (0: none).
+  unsigned skip_pass;
+};
+
 // Grid: one block per tile. Reads in_*, writes out_*; they may be the same buffers. The block
-// of tile 0 clears find_splits' flag (null when there are no merge passes), saving a launch.
-// It writes the samples that the first pass's find_splits reads, unless Samples is
+// of tile 0 clears the merge passes' flags (null when there are no merge passes), saving a
+// launch. It writes the samples that the first pass's find_splits reads, unless Samples is
 // no_split_samples.
 template <class Shape, class Samples, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_multiprocessor)
     sort_tiles(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-               std::size_t n, unsigned* splits_disagreed, Samples samples, Compare comp) {
+               std::size_t n, merge_pass_flags* flags, Samples samples, Compare comp) {
   auto& shared = block_shared<tile_storage_t<Shape, Key, Value>>();
-  if (splits_disagreed != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *splits_disagreed = 0;
+  if (flags != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *flags = merge_pass_flags{};
   sort_tile<Shape>(shared, tile_of(blockIdx.x, Shape::tile_items, n), in_keys, out_keys,
                    in_values, out_values, comp, samples);
 }
@@ -206,30 +220,83 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
     *disagreed = 1;
 }
 
-// One merge pass: runs of `run_width` sorted keys are merged pairwise. Grid: one block per
-// merge_block_of range; `splits` and `disagreed` from find_splits. Reads in_*, writes out_*
-// (distinct buffers), and the output's samples for the next pass's find_splits (unless
-// Samples is no_split_samples). Where splits disagree (a comparator that is no strict weak
-// ordering), the block copies its range through unmerged: the output stays a permutation of
-// the input.
+// Whether merge pass `pass` writes nothing: the pass before it garbled its output (see
+// merge_pass_flags::skip_pass).
+__device__ __forceinline__ bool skips(int pass, const merge_pass_flags* flags) {
+  return pass > 0 && flags->skip_pass == unsigned(pass);
+}
+
+// One merge pass, `pass` of the sort: runs of `run_width` sorted keys are merged pairwise.
+// Grid: one block per merge_block_of range; `splits` and flags->splits_disagreed from
+// find_splits. Reads in_*, writes out_* (distinct buffers), and the output's samples for the
+// next pass's find_splits (unless Samples is no_split_samples). Where splits disagree (a
+// comparator that is no strict weak ordering), the block copies its range through unmerged:
+// the output stays a permutation of the input.
 template <class Shape, class Samples, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::merge_threads)
     merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
-               std::size_t n, std::size_t run_width, const std::size_t* splits,
-               const unsigned* disagreed, Samples next_samples, Compare comp) {
+               std::size_t n, std::size_t run_width, int pass, const std::size_t* splits,
+               const merge_pass_flags* flags, Samples next_samples, Compare comp) {
   using storage_t = typename merge_block<Shape, Key, Value, Compare, true>::storage_t;
   __shared__ storage_t shared;
 
   const merge_block_range range = merge_block_of(blockIdx.x, run_width, Shape::chunk_items, n);
   if (range.diagonal_begin == range.diagonal_end) return;  // the whole block: no barrier yet
   wait_for_previous_kernel();
-  const merge_pieces pieces = find_pieces(range, blockIdx.x, splits, disagreed);
+  if (skips(pass, flags)) return;
+  const merge_pieces pieces = find_pieces(range, blockIdx.x, splits, &flags->splits_disagreed);
   if (pieces.count == Shape::chunk_items)
     merge_block<Shape, Key, Value, Compare, true>{shared, pieces, comp}.run(
         in_keys, out_keys, in_values, out_values, next_samples);
   else
     merge_block<Shape, Key, Value, Compare, false>{shared, pieces, comp}.run(
         in_keys, out_keys, in_values, out_values, next_samples);
+}
+
+// A merge pass of few merge blocks in one launch: each block first finds its own split and
+// end split (the two halves of its first warp, find_splits_by_lanes' search: a neighbour that
+// searches the same diagonal finds the same split), then merges as merge_runs does. One
+// kernel boundary and the splits' round trip through memory fewer per pass (H200, 2^20 keys:
+// f64 -17 %, u32 -22 %; past about 2048 merge blocks a pass the searches, no longer all in
+// flight at once, lost; bench/results/NOTES.md, 2026-11-30). Grid: one block per merge
+// block. Reads in_*, writes out_* (distinct buffers). Not for a sort's last pass:
+// A comparator that is no strict weak ordering can make a block's two splits disagree, which
+// no block can see for the others before it writes. That block copies its range through and
+// names the next pass in flags->skip_pass: the next pass then leaves its output, this
+// pass's input, as it is, so that the sort's output stays a permutation of its input. (The
+// last pass's splits are all checked before any block merges: find_splits.)
+template <class Shape, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(Shape::merge_threads)
+    search_and_merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values,
+                          Value* out_values, std::size_t n, std::size_t run_width, int pass,
+                          merge_pass_flags* flags, Compare comp) {
+  using storage_t = typename merge_block<Shape, Key, Value, Compare, true>::storage_t;
+  __shared__ storage_t shared;
+  __shared__ std::size_t found[2];  // the block's split, its end split
+  const merge_block_range range = merge_block_of(blockIdx.x, run_width, Shape::chunk_items, n);
+  if (range.diagonal_begin == range.diagonal_end) return;  // the whole block: no barrier yet
+  wait_for_previous_kernel();
+  if (skips(pass, flags)) return;
+  if (threadIdx.x < 32) {
+    constexpr int lanes = 16;
+    const bool end = threadIdx.x >= lanes;
+    const Key* a = in_keys + range.begin;
+    const std::size_t split = merge_path_split_by_lanes<lanes>(
+        a, range.a_count, a + range.a_count, range.b_count,
+        end ? range.diagonal_end : range.diagonal_begin, comp);
+    if (threadIdx.x % lanes == 0) found[end ? 1 : 0] = split;
+  }
+  __syncthreads();
+  const int count = int(range.diagonal_end - range.diagonal_begin);
+  const bool disagreed = !splits_agree(std::size_t(0), found[0], std::size_t(count), found[1]);
+  if (disagreed && threadIdx.x == 0) flags->skip_pass = unsigned(pass + 1);
+  const merge_pieces pieces = pieces_between(range, found[0], found[1], disagreed);
+  if (pieces.count == Shape::chunk_items)
+    merge_block<Shape, Key, Value, Compare, true>{shared, pieces, comp}.run(
+        in_keys, out_keys, in_values, out_values);
+  else
+    merge_block<Shape, Key, Value, Compare, false>{shared, pieces, comp}.run(
+        in_keys, out_keys, in_values, out_values);
 }
 
 }  // namespace gpusort::backends::merge

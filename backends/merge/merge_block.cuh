@@ -45,25 +45,35 @@ struct merge_pieces {
   }
 };
 
-// Merge block `block`'s piece of each run: from its split to the next block's, or to the end
-// of run a when it is the pair's last block. Not for an empty block (diagonal_begin ==
-// diagonal_end).
+// A merge block's piece of each run, from its split to its end split (`end_split`: the next
+// block's split, or the end of run a where the block is its pair's last one). Splits that
+// disagree (`disagreed`, or the two here) cut no pieces: the block's whole range of the
+// input, a run a that reaches into b, is its "piece of a", and the merge copies it in order.
+// Not for an empty block (diagonal_begin == diagonal_end).
+__device__ __forceinline__ merge_pieces pieces_between(const merge_block_range& range,
+                                                       std::size_t split, std::size_t end_split,
+                                                       bool disagreed) {
+  const int count = int(range.diagonal_end - range.diagonal_begin);
+  const bool pass_through =
+      disagreed || !splits_agree(std::size_t(0), split, std::size_t(count), end_split);
+  const std::size_t a_from = pass_through ? range.diagonal_begin : split;
+  const std::size_t b_from = range.diagonal_begin - a_from;
+  return {range.begin + a_from, range.begin + range.a_count + b_from,
+          range.begin + range.diagonal_begin, count,
+          pass_through ? count : int(end_split - split)};
+}
+
+// Whether the block ends its pair's merge: its end split is then the end of run a.
+__device__ __forceinline__ bool ends_pair(const merge_block_range& range) {
+  return range.diagonal_end == range.a_count + range.b_count;
+}
+
+// Merge block `block`'s pieces, from the splits that find_splits wrote and its flag.
 __device__ __forceinline__ merge_pieces find_pieces(const merge_block_range& range,
                                                     std::size_t block, const std::size_t* splits,
                                                     const unsigned* disagreed) {
-  const std::size_t pair_count = range.a_count + range.b_count;
-  const int count = int(range.diagonal_end - range.diagonal_begin);
-  std::size_t a_from = splits[block];
-  const std::size_t a_to =
-      range.diagonal_end == pair_count ? range.a_count : splits[block + 1];
-  // Splits that disagree (see find_splits) cut no pieces: the block's whole range of the
-  // input, a run a that reaches into b, is its "piece of a", and the merge copies it in order.
-  const bool pass_through = *disagreed != 0 || !splits_agree(std::size_t(0), a_from,
-                                                             std::size_t(count), a_to);
-  if (pass_through) a_from = range.diagonal_begin;
-  const std::size_t b_from = range.diagonal_begin - a_from;
-  return {range.begin + a_from, range.begin + range.a_count + b_from,
-          range.begin + range.diagonal_begin, count, pass_through ? count : int(a_to - a_from)};
+  return pieces_between(range, splits[block], ends_pair(range) ? range.a_count : splits[block + 1],
+                        *disagreed != 0);
 }
 
 // One merge block of merge_runs, step by step: each step ends with the barrier (if any) that

@@ -62,6 +62,10 @@ struct merge_shape {
   // Passes of at most this many merge blocks search by lanes (find_splits_by_lanes).
   static constexpr std::size_t lane_search_most_blocks =
       std::size_t(Tuning::knobs.lane_split_search_most_blocks);
+  // Of those, passes of at most this many merge blocks search in the merge kernel itself
+  // (search_and_merge_runs).
+  static constexpr std::size_t fused_search_most_blocks =
+      std::size_t(Tuning::knobs.fused_split_search_most_blocks);
 };
 
 // Tuning's knobs for the tiles and merge passes of a sort of Key with values: its _with_values

@@ -173,6 +173,9 @@ struct merge_knobs {
                                           // each split by lanes of a warp, the others from
                                           // samples of their runs (0: never, except inputs
                                           // too small for wide tiles, which always do)
+  int fused_split_search_most_blocks = 0;  // of those, passes of at most this many merge
+                                           // blocks search in the merge kernel itself, one
+                                           // launch a pass (0: never)
   int exchange_bytes = 0;          // shared memory a tile may take
   // Keys without values of 9 to 16 bytes (8 bytes) from this many on: a sample sort
   // (backends/merge/sample_sort.cuh), where the tuning also names its scatter's radix tuning

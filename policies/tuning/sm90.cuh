@@ -355,6 +355,12 @@ struct merge_tuning_sm90 final {
     // / 1.11, but 2^24 1.02 / 0.95 and 2^26 0.99 / 0.88; f64 2^17 0.96 / 1.11, 2^22 1.16 /
     // 1.26, 2^24 1.11 / 0.99; u32 + u32 2^18 0.86 / 0.96, 2^22 1.06 / 1.15, 2^24 1.05 / 1.00.
     k.lane_split_search_most_blocks = 4096;
+    // Of those, passes of at most 2048 merge blocks search in the merge kernel, one launch a
+    // pass instead of two. H200, scratch timer, time with the searches in the merge kernel
+    // against a launch of their own: u32 2^17 / 2^20 / 2^21 / 2^22 -16 / -23 / -17 / -7 %
+    // (1928 merge blocks at 2^22), f64 2^17 / 2^20 / 2^21 -20 / -17 / -8 % (1820 blocks at
+    // 2^21) but 2^22 +4 % (3641), u32 + u32 2^20 / 2^21 -17 / -7 % but 2^22 +5 % (2521).
+    k.fused_split_search_most_blocks = 2048;
     // Wider keys get fewer items per thread so that a tile fits this much shared memory.
     k.exchange_bytes = 40 * 1024;
     // Sample sort (backends/merge/sample_sort.cuh) for wide keys without values: from 2^21

@@ -239,6 +239,39 @@ struct binary_split_search_tuning {
   }();
 };
 
+// Passes of few merge blocks search their splits inside the merge kernel
+// (search_and_merge_runs), where no block sees the others' splits before it writes: a pass
+// whose splits disagree garbles its output, and the next pass must leave that pass's input
+// as it is. 64-key tiles and 96-key merge blocks make these sizes 7 to 11 passes, every one
+// but the last searched inside the merge.
+struct fused_split_search_tuning {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
+    k.tile_threads = 32;
+    k.tile_items_per_thread = 2;
+    k.wide_tile_threads = 0;
+    k.cluster_most_blocks = 0;
+    k.one_block_threads = 0;
+    k.merge_threads = 32;
+    k.merge_items_per_thread = 3;
+    k.items_per_thread_8_byte_keys = 0;
+    k.lane_split_search_most_blocks = 1 << 30;
+    k.fused_split_search_most_blocks = 1 << 30;
+    return k;
+  }();
+};
+
+TEST_F(Faults, SplitSearchesInsideTheMergeGiveAPermutation) {
+  const gpusort::merge_policy<fused_split_search_tuning> fused{};
+  for (std::size_t n : capped({4097, 20001, 100003})) {
+    expect_key_permutation_for(fused, coin_flip{}, n, n + 8);
+    expect_key_permutation_for(fused, less_or_equal{}, n, n + 9);
+    expect_permutation_for<true>(fused, always_true{}, n, n + 10);
+    expect_permutation_for<false>(fused, rock_paper_scissors{}, n, n + 11);
+    expect_permutation_for<true>(fused, coin_flip{}, n, n + 12);
+  }
+}
+
 TEST_F(Faults, BinarySplitSearchesGiveAPermutation) {
   const gpusort::merge_policy<binary_split_search_tuning> binary_search{};
   for (std::size_t n : capped({4097, 100003, 1000003})) {

@@ -123,7 +123,8 @@ TEST_F(MergeApi, ParSortsRadixKeysWithACustomComparatorThroughTheMergeBackend) {
 // too: 64-key tiles, 96-key merge blocks and one warp per split search block make 100003 keys
 // eleven merge passes of over a thousand merge blocks, each pass's split search 35 to 51
 // launch blocks that overlap by one merge block; the same with every split searched by
-// lanes of a warp (find_splits_by_lanes), one warp per merge block. On sm_90, 97 and 1000
+// lanes of a warp (find_splits_by_lanes), one warp per merge block; and the same with every
+// pass but the last searching inside its merge kernel. On sm_90, 97 and 1000
 // keys are one cluster of 2 and of 16 one-warp blocks, each split searched by half a warp.
 struct narrow_merge_tuning {
   static constexpr gpusort::merge_knobs knobs = [] {
@@ -144,6 +145,16 @@ struct narrow_merge_tuning_searching_by_lanes {
   static constexpr gpusort::merge_knobs knobs = [] {
     gpusort::merge_knobs k = narrow_merge_tuning::knobs;
     k.lane_split_search_most_blocks = 1 << 30;  // every pass
+    k.fused_split_search_most_blocks = 0;       // in a launch of their own
+    return k;
+  }();
+};
+
+// Every pass but the last searched inside the merge kernel (search_and_merge_runs).
+struct narrow_merge_tuning_searching_in_the_merge {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = narrow_merge_tuning_searching_by_lanes::knobs;
+    k.fused_split_search_most_blocks = 1 << 30;
     return k;
   }();
 };
@@ -168,6 +179,10 @@ TEST_F(MergeApi, ATuningOfTheUsersOwnSetsEveryLaunchShape) {
   if (::testing::Test::HasFailure()) return;
   expect_narrow_tuning_sorts(gpusort::merge_policy<narrow_merge_tuning_searching_by_lanes>{},
                              "narrow merge tuning, splits searched by lanes");
+  if (::testing::Test::HasFailure()) return;
+  expect_narrow_tuning_sorts(
+      gpusort::merge_policy<narrow_merge_tuning_searching_in_the_merge>{},
+      "narrow merge tuning, splits searched inside the merge kernel");
 }
 
 // ---- One cluster for a few tiles (sm_90) ------------------------------------------------
