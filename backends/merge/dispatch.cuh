@@ -1,14 +1,16 @@
 // Host side of the comparison sort: sizes, the one temporary allocation, the tile sort (one
 // block for small inputs, wide tiles for large ones) and the merge passes (two launches
-// each, split search and merge, or for passes of few merge blocks but the last one launch
-// that does both; each may start while the kernel before it finishes, see
+// each, split search and merge, or for passes of few merge blocks one launch that does
+// both; each may start while the kernel before it finishes, see
 // dependent_launch.cuh), ping-ponging between the user's buffers and the alternate ones so
 // that the last pass writes into the user's buffers (no copy back).
 #pragma once
 
 #include <gpusort/error.cuh>
+#include <gpusort/functional.cuh>
 #include <gpusort/sort_request.cuh>
 #include "../common/kernel_setup.cuh"
+#include "../common/ordered_bits.cuh"
 #include "cluster_sort.cuh"
 #include "kernels.cuh"
 #include "sample_sort.cuh"
@@ -37,6 +39,17 @@ void launch_sort_tiles(std::size_t tiles, cudaStream_t stream, const char* kerne
       in_keys, out_keys, in_values, out_values, n, flags, samples, comp);
   detail::check_launch(kernel_name);
 }
+
+// Comparators that are strict weak orderings by construction, so that a pass's merge-path
+// searches always agree: gpusort's own orders of arithmetic keys, and the radix order (par's
+// comparison strategies).
+template <class Key, class Compare>
+inline constexpr bool splits_always_agree =
+    radix_order_of<Compare>::is_radix_order ||
+    (std::is_arithmetic_v<Key> &&
+     (std::is_same_v<Compare, gpusort::less<>> || std::is_same_v<Compare, gpusort::less<Key>> ||
+      std::is_same_v<Compare, gpusort::greater<>> ||
+      std::is_same_v<Compare, gpusort::greater<Key>>));
 
 // The sort of more than one block's keys: tiles of TileShape, then merge passes of
 // PassShape. Passes of few merge blocks search their splits by lanes, the others from
@@ -67,9 +80,11 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
            merge_blocks_of(pass) > PassShape::lane_search_most_blocks;
   };
   // One launch for the pass (search_and_merge_runs): few merge blocks, searched by lanes, no
-  // samples to write for the next pass, and not the last pass.
+  // samples to write for the next pass, and not the last pass unless its splits cannot
+  // disagree (no pass after it could leave its input in place).
   const auto searches_in_merge = [&](int pass) {
-    return pass + 1 < passes && merge_blocks_of(pass) <= PassShape::fused_search_most_blocks &&
+    return (pass + 1 < passes || splits_always_agree<Key, Compare>) &&
+           merge_blocks_of(pass) <= PassShape::fused_search_most_blocks &&
            !searches_by_samples(pass) && !searches_by_samples(pass + 1);
   };
   bool any_by_samples = false;

@@ -259,12 +259,14 @@ __global__ void __launch_bounds__(Shape::merge_threads)
 // kernel boundary and the splits' round trip through memory fewer per pass (H200, 2^20 keys:
 // f64 -17 %, u32 -22 %; past about 2048 merge blocks a pass the searches, no longer all in
 // flight at once, lost; bench/results/NOTES.md, 2026-11-30). Grid: one block per merge
-// block. Reads in_*, writes out_* (distinct buffers). Not for a sort's last pass:
+// block. Reads in_*, writes out_* (distinct buffers).
 // A comparator that is no strict weak ordering can make a block's two splits disagree, which
 // no block can see for the others before it writes. That block copies its range through and
 // names the next pass in flags->skip_pass: the next pass then leaves its output, this
-// pass's input, as it is, so that the sort's output stays a permutation of its input. (The
-// last pass's splits are all checked before any block merges: find_splits.)
+// pass's input, as it is, so that the sort's output stays a permutation of its input. So a
+// sort's last pass takes this kernel only where its comparator cannot disagree (dispatch.cuh:
+// splits_always_agree); else its splits are all checked before any block merges
+// (find_splits).
 template <class Shape, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::merge_threads)
     search_and_merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values,
