@@ -251,7 +251,8 @@ struct fused_split_search_tuning {
     k.tile_items_per_thread = 2;
     k.wide_tile_threads = 0;
     k.cluster_most_blocks = 0;
-    k.one_block_threads = 0;
+    k.one_block_threads = 32;
+    k.one_block_items_per_thread = 2;
     k.merge_threads = 32;
     k.merge_items_per_thread = 3;
     k.items_per_thread_8_byte_keys = 0;
