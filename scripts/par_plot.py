@@ -68,7 +68,7 @@ def main(argv):
     results = collect(data.get("benchmarks", []))
     table = read_table(table_path)
     types = [t for t in ("u32", "f32", "u64", "f64", "u32+u32", "u64+u32")
-             if any(b == "par" and ty == t for (_, b, ty, _, _) in results)]
+             if any(b == "par" and ty == t and op != "host" for (op, b, ty, _, _) in results)]
     pyplot = import_pyplot()
     figure, axes = pyplot.subplots(1, len(types), figsize=(4.2 * len(types), 3.6), squeeze=False)
     for axis, type_field in zip(axes[0], types):
