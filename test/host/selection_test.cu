@@ -66,6 +66,24 @@ TEST(Selection, ParPicksTheComparisonBackendOtherwise) {
   SUCCEED();
 }
 
+// The comparison sort's last merge pass searches its splits inside its merge kernel only
+// where no split can disagree (a garbled last pass would have no pass after it to leave its
+// input in place): gpusort's own orders of arithmetic keys and the radix backends' order.
+TEST(Selection, OnlyOrdersThatCannotDisagreeSearchTheLastMergePassInsideItsMerge) {
+  using gpusort::backends::merge::splits_always_agree;
+  static_assert(splits_always_agree<std::uint32_t, gpusort::less<>>);
+  static_assert(splits_always_agree<double, gpusort::less<double>>);
+  static_assert(splits_always_agree<float, gpusort::greater<>>);
+  static_assert(splits_always_agree<std::uint64_t,
+                                    gpusort::backends::radix_order_less<std::uint64_t, true>>);
+  // A user's comparator, or gpusort's order of a user's type (its operator<), is not trusted.
+  static_assert(!splits_always_agree<int, descending_by_parity>);
+  static_assert(!splits_always_agree<std::uint32_t, std::less<std::uint32_t>>);
+  static_assert(!splits_always_agree<point, by_x>);
+  static_assert(!splits_always_agree<point, gpusort::less<>>);
+  SUCCEED();
+}
+
 TEST(Selection, EveryBuiltInPolicyIsAPolicy) {
   static_assert(gpusort::is_execution_policy_v<decltype(gpusort::par)>);
   static_assert(gpusort::is_execution_policy_v<decltype(gpusort::radix)>);
