@@ -1,7 +1,8 @@
 // How a tile sort (kernels.cuh: sort_tile_coded) holds its keys while it sorts them. A codec
 // names the type it sorts (`sorted_type`, of the keys' size) and the order over it
-// (`order()`); it encodes each key once loaded and decodes it before it is stored, and may
-// refuse a tile (`refuses`, any key of it), which then keeps its keys as they were.
+// (`order()`); it encodes each key once loaded and decodes it before it is stored, and where
+// `may_refuse` it may refuse a tile (`refuses`, any key of it), which then keeps its keys as
+// they were.
 //   keys_as_they_are      the keys themselves, by the caller's comparator (every sort_tile)
 //   floats_as_encodings   4-byte floats in the radix order as the unsigned integers of their
 //                         encodings, one integer compare where that order takes two float
@@ -26,7 +27,6 @@ struct keys_as_they_are {
   const Compare& comp;
 
   __device__ __forceinline__ const Compare& order() const { return comp; }
-  __device__ __forceinline__ static bool refuses(const Key&) { return false; }
   __device__ __forceinline__ static Key encode(const Key& key) { return key; }
   __device__ __forceinline__ static Key decode(const Key& key) { return key; }
 };
