@@ -152,18 +152,13 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
       continue;
     }
     with_samples_if(searches_by_samples(pass), [&](const auto& pass_samples) {
-      if constexpr (records_samples_v<std::decay_t<decltype(pass_samples)>>)
-        launch_dependent(find_splits<PassShape, Key, samples_t::step, Compare>,
-                         unsigned(tile_count(merge_blocks, PassShape::split_searches_per_block)),
-                         PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
-                         from_keys, n, run_width, merge_blocks, pass_samples, splits,
-                         splits_disagreed, comp);
-      else
-        launch_dependent(find_splits_by_lanes<PassShape, Key, Compare>,
-                         unsigned(tile_count(merge_blocks * 32, PassShape::split_search_threads)),
-                         PassShape::split_search_threads, 0, stream,
-                         "merge sort: find_splits_by_lanes", from_keys, n, run_width,
-                         merge_blocks, splits, splits_disagreed, comp);
+      using pass_samples_t = std::decay_t<decltype(pass_samples)>;
+      launch_dependent(find_splits<PassShape, pass_samples_t, Key, Compare>,
+                       unsigned(tile_count(merge_blocks, PassShape::split_searches_per_block(
+                                                             records_samples_v<pass_samples_t>))),
+                       PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
+                       from_keys, n, run_width, merge_blocks, pass_samples, splits,
+                       splits_disagreed, comp);
     });
     with_samples_if(searches_by_samples(pass + 1), [&](const auto& next_samples) {
       launch_dependent(

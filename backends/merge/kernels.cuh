@@ -3,11 +3,10 @@
 //                memory (tile_sort.cuh); sort_tile_coded, which it calls, also serves
 //                sorts that hold a tile's keys encoded (tile_key_codecs.cuh)
 //   per pass:
-//     find_splits   one thread per merge block finds where the block's output range
-//                   starts on the merge path of its pair of runs, first among samples of
-//                   the runs that the kernel before wrote (split_samples.cuh) (passes of
-//                   few merge blocks: find_splits_by_lanes, one warp per merge block, 16
-//                   lanes per search, no samples)
+//     find_splits   a group of lanes per merge block finds where the block's output range
+//                   starts on the merge path of its pair of runs; in large passes a thread
+//                   per merge block, first among samples of the runs that the kernel
+//                   before wrote (split_samples.cuh)
 //     merge_runs    each block loads its pieces of the two runs, merges them in shared
 //                   memory and writes the result out, coalesced (merge_block.cuh), and the
 //                   samples the next pass's find_splits reads.
@@ -146,78 +145,57 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
                    in_values, out_values, comp, samples);
 }
 
-// Grid: one thread per merge block, Shape::split_search_threads per launch block, each
-// launch block also searching the first merge block of the next (so every thread sees the
-// split after its own). splits[block] = how many of the keys before the block's first output
-// position, within its pair of runs, come from run a. A binary search per thread, first
-// among the samples that the kernel before wrote (split_samples.cuh), then among the keys
-// of one group: the samples of a pass are a compact array that its searches share in cache;
-// a warp-wide 32-way search per block was tried and read several times more memory (26 us
-// per pass at 2^26).
+// Grid: one search per merge block, Shape::split_searches_per_block(from samples) per launch
+// block of Shape::split_search_threads, each launch block also searching the first merge
+// block of the next (so every search sees the split after its own). splits[block] = how
+// many of the keys before the block's first output position, within its pair of runs, come
+// from run a.
+// Passes of few merge blocks search the keys by a group of 16 lanes each (rounds of loads in
+// flight together instead of one load per halving: what such a pass waits on). Large passes
+// search by one thread each, halving first among the samples that the kernel before wrote
+// (split_samples.cuh; a compact array that the searches of a pass share in cache), then
+// among the keys of one group: by lanes, their loads spread over several times the memory
+// sectors, which lost 2-5 % of the whole sort from 2^25 u32 keys (H200,
+// bench/results/NOTES.md, 2026-11-30).
 // A comparator that is no strict weak ordering can make neighbouring splits disagree; then
 // *disagreed is set and merge_runs passes keys through unmerged (a permutation, not sorted).
-template <class Shape, class Key, int SampleStep, class Compare>
+template <class Shape, class Samples, class Key, class Compare>
 __global__ void __launch_bounds__(Shape::split_search_threads)
     find_splits(const Key* keys, std::size_t n, std::size_t run_width, std::size_t merge_blocks,
-                split_samples<Key, SampleStep> samples, std::size_t* splits, unsigned* disagreed,
-                Compare comp) {
-  constexpr int searches_per_block = Shape::split_searches_per_block;
-  __shared__ std::size_t found[Shape::split_search_threads];
+                Samples samples, std::size_t* splits, unsigned* disagreed, Compare comp) {
+  constexpr bool from_samples = records_samples_v<Samples>;
+  constexpr int lanes = Shape::split_search_lanes(from_samples);
+  constexpr int searches_per_block = Shape::split_searches_per_block(from_samples);
+  __shared__ std::size_t found[searches_per_block + 1];
   wait_for_previous_kernel();
   let_next_kernel_start();
-  const int thread = int(threadIdx.x);
-  const std::size_t block = std::size_t(blockIdx.x) * searches_per_block + std::size_t(thread);
+  const int group = int(threadIdx.x) / lanes;
+  const std::size_t block = std::size_t(blockIdx.x) * searches_per_block + std::size_t(group);
+  // Every lane of a warp takes part in its groups' rounds, so a group past the last merge
+  // block searches one that exists.
   const bool searching = block < merge_blocks;
   const merge_block_range range =
-      merge_block_of(searching ? block : 0, run_width, Shape::chunk_items, n);
-  if (searching)
-    found[thread] = samples.split(keys, range.begin, range.a_count, range.b_count,
-                                  range.diagonal_begin, comp);
+      merge_block_of(searching ? block : merge_blocks - 1, run_width, Shape::chunk_items, n);
+  const std::size_t split = [&] {
+    if constexpr (from_samples) {
+      return samples.split(keys, range.begin, range.a_count, range.b_count,
+                           range.diagonal_begin, comp);
+    } else {
+      const Key* a = keys + range.begin;
+      return merge_path_split_by_lanes<lanes>(a, range.a_count, a + range.a_count,
+                                              range.b_count, range.diagonal_begin, comp);
+    }
+  }();
+  if (threadIdx.x % lanes == 0) found[group] = split;
   __syncthreads();
-  if (!searching || thread == searches_per_block) return;
-  splits[block] = found[thread];
+  if (threadIdx.x % lanes != 0 || !searching || group == searches_per_block) return;
+  splits[block] = split;
   if (block + 1 < merge_blocks) {
     const merge_block_range next = merge_block_of(block + 1, run_width, Shape::chunk_items, n);
     if (next.begin == range.begin &&
-        !splits_agree(range.diagonal_begin, found[thread], next.diagonal_begin, found[thread + 1]))
+        !splits_agree(range.diagonal_begin, split, next.diagonal_begin, found[group + 1]))
       *disagreed = 1;
   }
-}
-
-// find_splits for passes of few merge blocks, whose searches are latency, not traffic: one
-// warp per merge block, its lower half searching the block's split and its upper half the
-// next block's, for the same agreement check (merge_path_split_by_lanes: a few rounds of 16
-// loads in flight instead of one load per halving). Grid: one warp per merge block.
-template <class Shape, class Key, class Compare>
-__global__ void __launch_bounds__(Shape::split_search_threads)
-    find_splits_by_lanes(const Key* keys, std::size_t n, std::size_t run_width,
-                         std::size_t merge_blocks, std::size_t* splits, unsigned* disagreed,
-                         Compare comp) {
-  constexpr int lanes = 16;
-  wait_for_previous_kernel();
-  let_next_kernel_start();
-  const std::size_t block =
-      (std::size_t(blockIdx.x) * Shape::split_search_threads + threadIdx.x) / 32;
-  if (block >= merge_blocks) return;  // the whole warp
-  const merge_block_range range = merge_block_of(block, run_width, Shape::chunk_items, n);
-  const bool has_next =
-      block + 1 < merge_blocks &&
-      merge_block_of(block + 1, run_width, Shape::chunk_items, n).begin == range.begin;
-  const bool upper_half = threadIdx.x % 32 >= lanes;
-  const merge_block_range searched =
-      upper_half && has_next ? merge_block_of(block + 1, run_width, Shape::chunk_items, n)
-                             : range;
-  const Key* a = keys + searched.begin;
-  const std::size_t split = merge_path_split_by_lanes<lanes>(
-      a, searched.a_count, a + searched.a_count, searched.b_count, searched.diagonal_begin, comp);
-  const std::size_t next_split = __shfl_sync(0xffffffffu, split, lanes);
-  if (threadIdx.x % 32 != 0) return;
-  splits[block] = split;
-  if (has_next && !splits_agree(range.diagonal_begin, split,
-                                merge_block_of(block + 1, run_width, Shape::chunk_items, n)
-                                    .diagonal_begin,
-                                next_split))
-    *disagreed = 1;
 }
 
 // Whether merge pass `pass` writes nothing: the pass before it garbled its output (see
@@ -254,12 +232,12 @@ __global__ void __launch_bounds__(Shape::merge_threads)
 }
 
 // A merge pass of few merge blocks in one launch: each block first finds its own split and
-// end split (the two halves of its first warp, find_splits_by_lanes' search: a neighbour that
-// searches the same diagonal finds the same split), then merges as merge_runs does. One
-// kernel boundary and the splits' round trip through memory fewer per pass (H200, 2^20 keys:
-// f64 -17 %, u32 -22 %; past about 2048 merge blocks a pass the searches, no longer all in
-// flight at once, lost; bench/results/NOTES.md, 2026-11-30). Grid: one block per merge
-// block. Reads in_*, writes out_* (distinct buffers).
+// end split (the two halves of its first warp, searching as find_splits' groups of lanes do: a
+// neighbour that searches the same diagonal finds the same split), then merges as merge_runs
+// does. One kernel boundary and the splits' round trip through memory fewer per pass (H200,
+// 2^20 keys: f64 -17 %, u32 -22 %; past about 2048 merge blocks a pass the searches, no
+// longer all in flight at once, lost; bench/results/NOTES.md, 2026-11-30). Grid: one block
+// per merge block. Reads in_*, writes out_* (distinct buffers).
 // A comparator that is no strict weak ordering can make a block's two splits disagree, which
 // no block can see for the others before it writes. That block copies its range through and
 // names the next pass in flags->skip_pass: the next pass then leaves its output, this
@@ -280,7 +258,8 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   wait_for_previous_kernel();
   if (skips(pass, flags)) return;
   if (threadIdx.x < 32) {
-    constexpr int lanes = 16;
+    constexpr int lanes = Shape::split_search_lanes(false);
+    static_assert(2 * lanes <= 32, "both searches in the first warp");
     const bool end = threadIdx.x >= lanes;
     const Key* a = in_keys + range.begin;
     const std::size_t split = merge_path_split_by_lanes<lanes>(

@@ -52,14 +52,18 @@ struct merge_shape {
   static constexpr int chunk_items = merge_threads * merge_items_per_thread;
   static_assert(tile_items <= 65536 && chunk_items <= 65536,
                 "positions are 16-bit in shared memory");
-  // find_splits: one search per thread; each launch block also searches the first merge block
-  // of the next, so it covers one merge block fewer than it has threads.
+  // find_splits: one search per group of 16 lanes, or per thread where it starts from
+  // samples; each launch block also searches the first merge block of the next, so it
+  // covers one merge block fewer than it has searches.
   static constexpr int split_search_threads = Tuning::knobs.split_search_threads;
   static_assert(split_search_threads >= 32 && split_search_threads % 32 == 0,
-                "split_search_threads: whole warps (find_splits_by_lanes takes one per merge "
-                "block)");
-  static constexpr int split_searches_per_block = split_search_threads - 1;
-  // Passes of at most this many merge blocks search by lanes (find_splits_by_lanes).
+                "split_search_threads: whole warps");
+  static constexpr int split_search_lanes(bool from_samples) { return from_samples ? 1 : 16; }
+  static constexpr int split_searches_per_block(bool from_samples) {
+    return split_search_threads / split_search_lanes(from_samples) - 1;
+  }
+  // Passes of at most this many merge blocks search by lanes, larger ones from samples of
+  // their runs.
   static constexpr std::size_t lane_search_most_blocks =
       std::size_t(Tuning::knobs.lane_split_search_most_blocks);
   // Of those, passes of at most this many merge blocks search in the merge kernel itself

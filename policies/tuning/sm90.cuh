@@ -345,11 +345,12 @@ struct merge_tuning_sm90 final {
     // 1.04 / 1.05, u64 + u32 0.78 / 0.92 / 1.06 -> 0.91 / 1.00 / 1.03.
     k.items_per_thread_8_byte_keys = 9;
     // Split search before each merge pass (find_splits): its block size, one merge block's
-    // search per thread. Its blocks overlap by one merge block (see there).
+    // search per 16 lanes (per thread from samples). Its blocks overlap by one merge block
+    // (see there).
     k.split_search_threads = 128;
-    // Passes of at most this many merge blocks search each split with 16 lanes of a warp
-    // (find_splits_by_lanes): a few rounds of loads instead of one load per halving; larger
-    // ones by halving, first among samples of the runs (split_samples.cuh). u32 keys:
+    // Passes of at most this many merge blocks search each split with 16 lanes of a warp:
+    // a few rounds of loads instead of one load per halving; larger ones by halving, first
+    // among samples of the runs (split_samples.cuh). u32 keys:
     // every pass to 2^22 keys (1928 blocks), none from 2^24 (7710). H100, ratio to CUB's
     // merge sort, binary searches / lanes: u32 2^16 0.95 / 1.06, 2^18 0.92 / 1.12, 2^22 1.05
     // / 1.11, but 2^24 1.02 / 0.95 and 2^26 0.99 / 0.88; f64 2^17 0.96 / 1.11, 2^22 1.16 /

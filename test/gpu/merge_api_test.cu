@@ -119,13 +119,14 @@ TEST_F(MergeApi, ParSortsRadixKeysWithACustomComparatorThroughTheMergeBackend) {
 
 // ---- A tuning of the user's own ------------------------------------------------------
 
-// Every launch shape of the merge backend comes from its tuning, the split search's block
-// too: 64-key tiles, 96-key merge blocks and one warp per split search block make 100003 keys
-// eleven merge passes of over a thousand merge blocks, each pass's split search 35 to 51
-// launch blocks that overlap by one merge block; the same with every split searched by
-// lanes of a warp (find_splits_by_lanes), one warp per merge block; and the same with every
-// pass but the last searching inside its merge kernel. On sm_90, 97 and 1000
-// keys are one cluster of 2 and of 16 one-warp blocks, each split searched by half a warp.
+// Every launch shape of the merge backend comes from its tuning, the split search's block too:
+// 64-key tiles, 96-key merge blocks and one warp per split search block make 100003 keys eleven
+// merge passes of over a thousand merge blocks, each pass's split search 35 to 51 launch blocks
+// that overlap by one merge block; the same with every split searched by 16 lanes of a warp,
+// each one-warp launch block searching one merge block's split and the next's (the agreement
+// check); and the same with every pass but the last searching inside its merge kernel. On
+// sm_90, 97 and 1000 keys are one cluster of 2 and of 16 one-warp blocks, each split searched
+// by half a warp.
 struct narrow_merge_tuning {
   static constexpr gpusort::merge_knobs knobs = [] {
     gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
