@@ -7,10 +7,8 @@
 #pragma once
 
 #include <gpusort/error.cuh>
-#include <gpusort/functional.cuh>
 #include <gpusort/sort_request.cuh>
 #include "../common/kernel_setup.cuh"
-#include "../common/ordered_bits.cuh"
 #include "cluster_sort.cuh"
 #include "kernels.cuh"
 #include "sample_sort.cuh"
@@ -39,17 +37,6 @@ void launch_sort_tiles(std::size_t tiles, cudaStream_t stream, const char* kerne
       in_keys, out_keys, in_values, out_values, n, flags, samples, comp);
   detail::check_launch(kernel_name);
 }
-
-// Comparators that are strict weak orderings by construction, so that a pass's merge-path
-// searches always agree: gpusort's own orders of arithmetic keys, and the radix order (par's
-// comparison strategies).
-template <class Key, class Compare>
-inline constexpr bool splits_always_agree =
-    radix_order_of<Compare>::is_radix_order ||
-    (std::is_arithmetic_v<Key> &&
-     (std::is_same_v<Compare, gpusort::less<>> || std::is_same_v<Compare, gpusort::less<Key>> ||
-      std::is_same_v<Compare, gpusort::greater<>> ||
-      std::is_same_v<Compare, gpusort::greater<Key>>));
 
 // The sort of more than one block's keys: tiles of TileShape, then merge passes of
 // PassShape. Passes of few merge blocks search their splits by lanes, the others from

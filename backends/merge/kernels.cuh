@@ -28,6 +28,7 @@
 #include "merge_path.cuh"
 #include "shapes.cuh"
 #include "split_samples.cuh"
+#include "strict_orders.cuh"
 #include "tile_key_codecs.cuh"
 #include "tile_sort.cuh"
 
@@ -242,9 +243,9 @@ __global__ void __launch_bounds__(Shape::merge_threads)
 // no block can see for the others before it writes. That block copies its range through and
 // names the next pass in flags->skip_pass: the next pass then leaves its output, this
 // pass's input, as it is, so that the sort's output stays a permutation of its input. So a
-// sort's last pass takes this kernel only where its comparator cannot disagree (dispatch.cuh:
-// splits_always_agree); else its splits are all checked before any block merges
-// (find_splits).
+// sort's last pass takes this kernel only where its comparator cannot disagree
+// (strict_orders.cuh: splits_always_agree); else its splits are all checked before any block
+// merges (find_splits).
 template <class Shape, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(Shape::merge_threads)
     search_and_merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values,

@@ -597,9 +597,9 @@ __global__ void __launch_bounds__(Shape::merge_threads)
     grid.sync();
     // Neighbouring splits of one pair must agree (checked apart from the searches: a thread
     // that searched its block's next split too made the passes 10 % slower), unless the
-    // comparator is gpusort's own radix order, a strict weak ordering: then the check and its
-    // barrier are left out.
-    if constexpr (!radix_order_of<Compare>::is_radix_order) {
+    // comparator cannot make them disagree (merge::splits_always_agree): then the check and
+    // its barrier are left out.
+    if constexpr (!merge::splits_always_agree<Key, Compare>) {
       for (std::size_t block = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
            block + 1 < blocks; block += threads) {
         const owned_segment owned =
