@@ -140,9 +140,10 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
     }
     with_samples_if(searches_by_samples(pass), [&](const auto& pass_samples) {
       using pass_samples_t = std::decay_t<decltype(pass_samples)>;
+      constexpr int searches_per_block =
+          PassShape::template split_searches_per_block<records_samples_v<pass_samples_t>>;
       launch_dependent(find_splits<PassShape, pass_samples_t, Key, Compare>,
-                       unsigned(tile_count(merge_blocks, PassShape::split_searches_per_block(
-                                                             records_samples_v<pass_samples_t>))),
+                       unsigned(tile_count(merge_blocks, searches_per_block)),
                        PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
                        from_keys, n, run_width, merge_blocks, pass_samples, splits,
                        splits_disagreed, comp);

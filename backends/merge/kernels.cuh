@@ -165,8 +165,8 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
     find_splits(const Key* keys, std::size_t n, std::size_t run_width, std::size_t merge_blocks,
                 Samples samples, std::size_t* splits, unsigned* disagreed, Compare comp) {
   constexpr bool from_samples = records_samples_v<Samples>;
-  constexpr int lanes = Shape::split_search_lanes(from_samples);
-  constexpr int searches_per_block = Shape::split_searches_per_block(from_samples);
+  constexpr int lanes = Shape::template split_search_lanes<from_samples>;
+  constexpr int searches_per_block = Shape::template split_searches_per_block<from_samples>;
   __shared__ std::size_t found[searches_per_block + 1];
   wait_for_previous_kernel();
   let_next_kernel_start();
@@ -259,7 +259,7 @@ __global__ void __launch_bounds__(Shape::merge_threads)
   wait_for_previous_kernel();
   if (skips(pass, flags)) return;
   if (threadIdx.x < 32) {
-    constexpr int lanes = Shape::split_search_lanes(false);
+    constexpr int lanes = Shape::template split_search_lanes<false>;
     static_assert(2 * lanes <= 32, "both searches in the first warp");
     const bool end = threadIdx.x >= lanes;
     const Key* a = in_keys + range.begin;

@@ -54,14 +54,16 @@ struct merge_shape {
                 "positions are 16-bit in shared memory");
   // find_splits: one search per group of 16 lanes, or per thread where it starts from
   // samples; each launch block also searches the first merge block of the next, so it
-  // covers one merge block fewer than it has searches.
+  // covers one merge block fewer than it has searches. (Constants, not functions: kernels
+  // read them, and a user's nvcc need not relax constexpr.)
   static constexpr int split_search_threads = Tuning::knobs.split_search_threads;
   static_assert(split_search_threads >= 32 && split_search_threads % 32 == 0,
                 "split_search_threads: whole warps");
-  static constexpr int split_search_lanes(bool from_samples) { return from_samples ? 1 : 16; }
-  static constexpr int split_searches_per_block(bool from_samples) {
-    return split_search_threads / split_search_lanes(from_samples) - 1;
-  }
+  template <bool FromSamples>
+  static constexpr int split_search_lanes = FromSamples ? 1 : 16;
+  template <bool FromSamples>
+  static constexpr int split_searches_per_block =
+      split_search_threads / split_search_lanes<FromSamples> - 1;
   // Passes of at most this many merge blocks search by lanes, larger ones from samples of
   // their runs.
   static constexpr std::size_t lane_search_most_blocks =

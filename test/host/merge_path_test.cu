@@ -422,12 +422,12 @@ TEST(MergeTile, SplitSearchBlocksComeFromTheTuning) {
   EXPECT_EQ(sm90::split_search_threads, gpusort::merge_tuning_sm90::knobs.split_search_threads);
   // One search per group of 16 lanes, or per thread from samples; each launch block also
   // searches the next one's first merge block.
-  EXPECT_EQ(sm90::split_searches_per_block(false), sm90::split_search_threads / 16 - 1);
-  EXPECT_EQ(sm90::split_searches_per_block(true), sm90::split_search_threads - 1);
+  EXPECT_EQ(sm90::split_searches_per_block<false>, sm90::split_search_threads / 16 - 1);
+  EXPECT_EQ(sm90::split_searches_per_block<true>, sm90::split_search_threads - 1);
   using narrow = merge::merge_shape<one_warp_split_search, std::uint32_t>;
   EXPECT_EQ(narrow::split_search_threads, 32);
-  EXPECT_EQ(narrow::split_searches_per_block(false), 1);
-  EXPECT_EQ(narrow::split_searches_per_block(true), 31);
+  EXPECT_EQ(narrow::split_searches_per_block<false>, 1);
+  EXPECT_EQ(narrow::split_searches_per_block<true>, 31);
   // Which passes search by lanes of a warp: the tuning's count of merge blocks per pass. The
   // sm_90 tuning's covers a pass of 2^22 u32 keys and not one of 2^24.
   EXPECT_EQ(sm90::lane_search_most_blocks,
