@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpusort::backends::radix {
 
@@ -59,6 +60,33 @@ struct onesweep_layout {
     total_bytes = layout.total_bytes();
   }
 };
+
+// Whether count_all_digits counts in lane columns (digit_counters.cuh) on the current device:
+// where Tuning asks for them and a block of them fits there (128 KB: sm_90 and sm_80, not
+// sm_86/89 or sm_75). Asked once per device; the first call also allows the kernel its
+// shared memory there.
+template <class Tuning, class Key>
+bool counts_in_lane_columns() {
+  if constexpr (Tuning::knobs.histogram_lane_column_threads == 0) {
+    return false;
+  } else {
+    constexpr auto kernel = count_all_digits<Tuning, Key, true>;
+    using storage_t = histogram_counters_t<Tuning, Key, true>;
+    static detail::per_device<bool> fits;
+    return fits.get(detail::current_device(), [](int device) {
+      cudaFuncAttributes attributes{};
+      detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),
+                         "radix sort: querying the histogram kernel's attributes");
+      const std::size_t block_bytes =
+          std::size_t(dynamic_shared_bytes<storage_t>) + attributes.sharedSizeBytes;
+      if (block_bytes > std::size_t(detail::facts_of_device(device).shared_bytes_per_block_optin))
+        return false;
+      allowed_dynamic_shared_bytes<kernel, storage_t, true>(
+          "radix sort: allowing the histogram's lane columns their shared memory");
+      return true;
+    });
+  }
+}
 
 // The LSD radix sort of the request: one-sweep passes over every digit. With buckets (a
 // single portion only), the plan may instead run only the pass of the most significant digit
@@ -114,13 +142,22 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
   const int histogram_grid =
       small_histogram ? multiprocessors * Tuning::knobs.histogram_small_blocks_per_sm
                       : streaming_blocks;
-  const unsigned histogram_blocks =
-      resident_grid<count_all_digits<Tuning, Key>, shape::block_threads>(
-          std::size_t(histogram_grid));
   const unsigned long long bucket_capacity = portions == 1 ? buckets.capacity : 0;
-  count_all_digits<Tuning, Key><<<histogram_blocks, shape::block_threads, 0, stream>>>(
-      keys, n, flip, histograms, tile_counters + portions * shape::passes,
-      tile_counters + portions * shape::passes + 1, bucket_capacity, plan, digit_starts, gate);
+  const auto count_all = [&](auto lane_columns) {
+    constexpr bool columns = decltype(lane_columns)::value;
+    constexpr auto kernel = count_all_digits<Tuning, Key, columns>;
+    constexpr int threads = histogram_threads<Tuning, columns>;
+    constexpr int shared_bytes = dynamic_shared_bytes<histogram_counters_t<Tuning, Key, columns>>;
+    const unsigned blocks =
+        resident_grid<kernel, threads, shared_bytes>(std::size_t(histogram_grid));
+    kernel<<<blocks, threads, shared_bytes, stream>>>(
+        keys, n, flip, histograms, tile_counters + portions * shape::passes,
+        tile_counters + portions * shape::passes + 1, bucket_capacity, plan, digit_starts, gate);
+  };
+  if (counts_in_lane_columns<Tuning, Key>())
+    count_all(std::true_type{});
+  else
+    count_all(std::false_type{});
   detail::check_launch("radix sort: count_all_digits");
   if (gate != nullptr) {
     close_plan_unless<<<1, 1, 0, stream>>>(plan, gate);

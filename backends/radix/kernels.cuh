@@ -18,6 +18,7 @@
 #include "../common/launch_bounds.cuh"
 #include "../common/ordered_bits.cuh"
 #include "../common/striped_tile.cuh"
+#include "digit_counters.cuh"
 #include "digits.cuh"
 #include "lookback.cuh"
 
@@ -93,11 +94,11 @@ struct radix_shape {
 // output (portion 0's starts; later portions' are carried by onesweep_pass); then the pass
 // plan from which passes have a single digit (plan_passes), or, with a bucket_capacity, from
 // the most keys of one digit as well (plan_msd_buckets). Run by the one block that finishes
-// counting last, with the block's Tuning::knobs.block_threads threads, while every other SM
+// counting last, with the block's Threads threads, while every other SM
 // waits: one warp per pass, each lane scanning consecutive digits, so that the passes' scans
 // run side by side with no block barrier between them (H100, u32 2^19: a block scan per pass
 // after another made this tail 3.9 us of the kernel's 14.6).
-template <class Tuning, class Key>
+template <class Tuning, class Key, int Threads>
 __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long long* histograms,
                                                            std::size_t n,
                                                            const unsigned int* canonical_keys,
@@ -105,7 +106,7 @@ __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long l
                                                            pass_plan* plan,
                                                            std::size_t* digit_starts) {
   using shape = radix_shape<Tuning, Key>;
-  constexpr int warps = Tuning::knobs.block_threads / 32;
+  constexpr int warps = Threads / 32;
   constexpr int digits_per_lane = (shape::digits + 31) / 32;
   using warp_scan_t = cub::WarpScan<unsigned long long>;
   __shared__ typename warp_scan_t::TempStorage scan_storage[warps];
@@ -162,11 +163,26 @@ __device__ __forceinline__ void scan_digit_starts_and_plan(const unsigned long l
   }
 }
 
+// The block's counters of count_all_digits (digit_counters.cuh), and its threads: a column
+// per warp lane in blocks of histogram_lane_column_threads where LaneColumns, else a row per
+// pass in blocks of the passes' size.
+template <class Tuning, class Key, bool LaneColumns>
+using histogram_counters_t =
+    std::conditional_t<LaneColumns,
+                       digit_lane_columns<radix_shape<Tuning, Key>::passes,
+                                          radix_shape<Tuning, Key>::digits>,
+                       digit_rows<radix_shape<Tuning, Key>::passes,
+                                  radix_shape<Tuning, Key>::digits>>;
+template <class Tuning, bool LaneColumns>
+inline constexpr int histogram_threads =
+    LaneColumns ? Tuning::knobs.histogram_lane_column_threads : Tuning::knobs.block_threads;
+
 // Grid-stride over chunks of histogram_items_per_thread keys per thread (independent loads
-// in flight); shared counters per block, one global atomic per (pass, digit) per block.
+// in flight); shared counters per block (histogram_counters_t), one global atomic per
+// (pass, digit) per block and time they are added out.
 // Also finds whether any key's sort bits differ from its encoding (pass_plan::canonical_digits).
-template <class Tuning, class Key>
-__global__ void __launch_bounds__(Tuning::knobs.block_threads)
+template <class Tuning, class Key, bool LaneColumns>
+__global__ void __launch_bounds__(histogram_threads<Tuning, LaneColumns>)
     count_all_digits(const Key* keys, std::size_t n,
                      typename radix_shape<Tuning, Key>::bits_type flip,
                      unsigned long long* histograms /* [passes][digits], zeroed */,
@@ -176,20 +192,22 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
                      pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */,
                      const unsigned* gate /* null, or 0: no pass runs (close_plan_unless) */) {
   using shape = radix_shape<Tuning, Key>;
+  using counters_t = histogram_counters_t<Tuning, Key, LaneColumns>;
+  constexpr int threads = histogram_threads<Tuning, LaneColumns>;
   constexpr int items = Tuning::knobs.histogram_items_per_thread;
+  constexpr int chunks_before_full = counters_t::chunks_before_full(threads / 32, items);
   let_next_kernel_start();  // the first pass may be placed now; it waits for this kernel
   if (gate != nullptr && *gate == 0) return;  // nothing to count: close_plan_unless skips all
-  __shared__ unsigned int counts[shape::passes][shape::digits];
-  for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x)
-    (&counts[0][0])[i] = 0;
+  counters_t& counters = block_shared<counters_t>();
+  counters.clear();
   __syncthreads();
-  const std::size_t chunk = std::size_t(blockDim.x) * items;
+  const std::size_t chunk = std::size_t(threads) * items;
   const std::size_t stride = std::size_t(gridDim.x) * chunk;
   bool canonicalised = false;
   const auto load = [&](std::size_t begin, Key (&into)[items]) {
 #pragma unroll
     for (int j = 0; j < items; ++j) {
-      const std::size_t i = begin + std::size_t(j) * blockDim.x + threadIdx.x;
+      const std::size_t i = begin + std::size_t(j) * threads + threadIdx.x;
       if (i < n) into[j] = keys[i];
     }
   };
@@ -198,12 +216,13 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
   Key current[items];
   std::size_t begin = blockIdx.x * chunk;
   if (begin < n) load(begin, current);
+  int chunks = 0;  // counted since the counters were last added out (the same in every thread)
   for (; begin < n; begin += stride) {
     Key next[items];
     if (begin + stride < n) load(begin + stride, next);
 #pragma unroll
     for (int j = 0; j < items; ++j) {
-      const std::size_t i = begin + std::size_t(j) * blockDim.x + threadIdx.x;
+      const std::size_t i = begin + std::size_t(j) * threads + threadIdx.x;
       if (i >= n) continue;
       const typename shape::bits_type bits = ordered_bits(current[j], flip);
       // (comparing the sort bits with the encoding instead doubled this kernel's time for
@@ -212,16 +231,21 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
         canonicalised |= radix_key_traits<Key>::canonicalised(current[j]);
 #pragma unroll
       for (int p = 0; p < shape::passes; ++p)
-        atomicAdd(&counts[p][digit_of(bits, p, shape::digit_bits)], 1u);
+        counters.add(p, digit_of(bits, p, shape::digit_bits));
     }
 #pragma unroll
     for (int j = 0; j < items; ++j) current[j] = next[j];
+    if (++chunks == chunks_before_full) {
+      __syncthreads();
+      counters.add_to(histograms);
+      __syncthreads();
+      counters.clear();
+      __syncthreads();
+      chunks = 0;
+    }
   }
   __syncthreads();
-  for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x) {
-    unsigned int c = (&counts[0][0])[i];
-    if (c != 0) atomicAdd(&histograms[i], static_cast<unsigned long long>(c));
-  }
+  counters.add_to(histograms);
   if constexpr (radix_key_canonicalises_v<Key>)
     if (__syncthreads_or(canonicalised) && threadIdx.x == 0) atomicOr(canonical_keys, 1u);
 
@@ -234,8 +258,8 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads)
   __syncthreads();
   if (!last_block) return;
   __threadfence();
-  scan_digit_starts_and_plan<Tuning, Key>(histograms, n, canonical_keys, bucket_capacity, plan,
-                                          digit_starts);
+  scan_digit_starts_and_plan<Tuning, Key, threads>(histograms, n, canonical_keys,
+                                                   bucket_capacity, plan, digit_starts);
 }
 
 // The look-back side of the rank's early counts: as soon as the tile's digit counts are known

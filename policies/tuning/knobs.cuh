@@ -106,6 +106,11 @@ struct radix_knobs {
   // instead (0: histogram_blocks_per_sm at every size)
   int histogram_small_blocks_per_sm = 0;
   std::size_t histogram_small_max_keys = 0;
+  // both: the up-front histogram counts in a column of counters per warp lane (no two lanes
+  // of a warp on one bank; 128 KB a block) in blocks of this many threads, on GPUs whose
+  // blocks hold the columns (backends/radix/digit_counters.cuh); 0: a row per pass, in
+  // blocks of block_threads
+  int histogram_lane_column_threads = 0;
   std::size_t max_portion_keys = 0;    // both: keys per launch of a pass (at most 2^30 - 1)
   // both, the sort by buckets only (backends/radix/msd_buckets.cuh): each bucket's cluster
   // takes this many per cent more keys than an even share of n

@@ -96,6 +96,11 @@ struct radix_tuning_sm90 final {
     // bench/results/NOTES.md).
     k.histogram_small_blocks_per_sm = 2;
     k.histogram_small_max_keys = std::size_t(1) << 23;
+    // Its counters in a column per warp lane, one block of 1024 threads per SM, where the
+    // device's blocks hold 128 KB. H200, the counting alone against the rows at 384 x 8: u32
+    // 2^24 / 2^26 / 2^28 -17 / -22 / -25 %, u64 -6 / -12 / -14 % (bench/results/NOTES.md,
+    // 2026-11-30). THE WHOLE SORT NOT YET MEASURED.
+    k.histogram_lane_column_threads = 1024;
     // Each pass runs in portions of at most this many keys (one launch each; the look-back
     // table holds one portion): 2^28 keys are one portion. At most 2^30 - 1.
     k.max_portion_keys = std::size_t(1) << 29;
