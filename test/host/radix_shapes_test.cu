@@ -11,6 +11,7 @@
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -233,4 +234,33 @@ TEST(RadixShapes, LargeInputTileWithoutExchangeIsOff) {
   EXPECT_FALSE((radix::has_large_input_tile<wide_off, std::uint32_t, std::uint32_t>()));
   EXPECT_FALSE((radix::has_large_input_tile<all_off, std::uint32_t, no_values>()));
   EXPECT_FALSE((radix::has_large_input_tile<all_off, float, no_values>()));
+}
+
+// The up-front histogram's lane columns (digit_counters.cuh): 32-bit counters where a block's
+// columns fit 128 KB (keys of up to 4 bytes), else 16-bit ones two to a word (8-byte keys),
+// added out before any 16-bit counter could overflow; both within sm_90's block.
+TEST(RadixShapes, HistogramLaneColumnsFitAndNeverOverflow) {
+  using tuning = gpusort::radix_tuning_sm90;
+  using u32_columns = radix::histogram_counters_t<tuning, std::uint32_t, true>;
+  using u64_columns = radix::histogram_counters_t<tuning, std::uint64_t, true>;
+  using u16_columns = radix::histogram_counters_t<tuning, std::uint16_t, true>;
+  EXPECT_EQ(u32_columns::counter_bits, 32);
+  EXPECT_EQ(u16_columns::counter_bits, 32);
+  EXPECT_EQ(u64_columns::counter_bits, 16);
+  EXPECT_EQ(sizeof(u32_columns), std::size_t(radix::lane_columns_most_bytes));
+  EXPECT_EQ(sizeof(u64_columns), std::size_t(radix::lane_columns_most_bytes));
+  EXPECT_LE(sizeof(u64_columns), sm90_shared_per_block);
+  // A block adds at most one per warp and item to a counter each chunk.
+  constexpr int threads = radix::histogram_threads<tuning, true>;
+  constexpr int warps = threads / 32;
+  constexpr int items = tuning::knobs.histogram_items_per_thread;
+  constexpr int chunks = u64_columns::chunks_before_full(warps, items);
+  EXPECT_GT(chunks, 0);
+  EXPECT_LE(chunks * warps * items, 65535);
+  EXPECT_GT((chunks + 1) * warps * items, 65535);
+  EXPECT_EQ(u32_columns::chunks_before_full(warps, items), INT_MAX);
+  // The rows, in blocks of the passes' size, are never full either.
+  using u64_rows = radix::histogram_counters_t<tuning, std::uint64_t, false>;
+  EXPECT_EQ(u64_rows::chunks_before_full(warps, items), INT_MAX);
+  EXPECT_EQ((radix::histogram_threads<tuning, false>), tuning::knobs.block_threads);
 }
