@@ -61,31 +61,36 @@ struct onesweep_layout {
   }
 };
 
-// Whether count_all_digits counts in lane columns (digit_counters.cuh) on the current device:
-// where Tuning asks for them and a block of them fits there (128 KB: sm_90 and sm_80, not
-// sm_86/89 or sm_75). Asked once per device; the first call also allows the kernel its
-// shared memory there.
+// Whether count_all_digits may count Key in lane columns (digit_counters.cuh): where Tuning
+// asks for them, and not for keys whose sort bits may differ from their encoding (floats:
+// -0.0, NaNs), whose count also encodes and checks every key: in the columns' blocks of 1024
+// threads their sorts lost 0.2-2.8 % where integer keys gained (H200,
+// bench/results/NOTES.md, 2026-11-30; why is not profiled yet).
+template <class Tuning, class Key>
+inline constexpr bool may_count_in_lane_columns =
+    Tuning::knobs.histogram_lane_column_threads > 0 && !radix_key_canonicalises_v<Key>;
+
+// Whether it does on the current device: where a block of the columns fits there (128 KB:
+// sm_90 and sm_80, not sm_86/89 or sm_75). Asked once per device; the first call also allows
+// the kernel its shared memory there.
 template <class Tuning, class Key>
 bool counts_in_lane_columns() {
-  if constexpr (Tuning::knobs.histogram_lane_column_threads == 0) {
-    return false;
-  } else {
-    constexpr auto kernel = count_all_digits<Tuning, Key, true>;
-    using storage_t = histogram_counters_t<Tuning, Key, true>;
-    static detail::per_device<bool> fits;
-    return fits.get(detail::current_device(), [](int device) {
-      cudaFuncAttributes attributes{};
-      detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),
-                         "radix sort: querying the histogram kernel's attributes");
-      const std::size_t block_bytes =
-          std::size_t(dynamic_shared_bytes<storage_t>) + attributes.sharedSizeBytes;
-      if (block_bytes > std::size_t(detail::facts_of_device(device).shared_bytes_per_block_optin))
-        return false;
-      allowed_dynamic_shared_bytes<kernel, storage_t, true>(
-          "radix sort: allowing the histogram's lane columns their shared memory");
-      return true;
-    });
-  }
+  static_assert(may_count_in_lane_columns<Tuning, Key>);
+  constexpr auto kernel = count_all_digits<Tuning, Key, true>;
+  using storage_t = histogram_counters_t<Tuning, Key, true>;
+  static detail::per_device<bool> fits;
+  return fits.get(detail::current_device(), [](int device) {
+    cudaFuncAttributes attributes{};
+    detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),
+                       "radix sort: querying the histogram kernel's attributes");
+    const std::size_t block_bytes =
+        std::size_t(dynamic_shared_bytes<storage_t>) + attributes.sharedSizeBytes;
+    if (block_bytes > std::size_t(detail::facts_of_device(device).shared_bytes_per_block_optin))
+      return false;
+    allowed_dynamic_shared_bytes<kernel, storage_t, true>(
+        "radix sort: allowing the histogram's lane columns their shared memory");
+    return true;
+  });
 }
 
 // The LSD radix sort of the request: one-sweep passes over every digit. With buckets (a
@@ -154,10 +159,14 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
         keys, n, flip, histograms, tile_counters + portions * shape::passes,
         tile_counters + portions * shape::passes + 1, bucket_capacity, plan, digit_starts, gate);
   };
-  if (counts_in_lane_columns<Tuning, Key>())
-    count_all(std::true_type{});
-  else
+  if constexpr (may_count_in_lane_columns<Tuning, Key>) {
+    if (counts_in_lane_columns<Tuning, Key>())
+      count_all(std::true_type{});
+    else
+      count_all(std::false_type{});
+  } else {
     count_all(std::false_type{});
+  }
   detail::check_launch("radix sort: count_all_digits");
   if (gate != nullptr) {
     close_plan_unless<<<1, 1, 0, stream>>>(plan, gate);

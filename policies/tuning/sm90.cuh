@@ -100,8 +100,8 @@ struct radix_tuning_sm90 final {
     // device's blocks hold 128 KB. H200, the counting alone against the rows at 384 x 8: u32
     // 2^24 / 2^26 / 2^28 -17 / -22 / -25 %, u64 -6 / -12 / -14 % (bench/results/NOTES.md,
     // 2026-11-30). Whole par sorts, one round: u32 2^26 / 2^28 -1.8 / -2.3 %, u64 -0.7 /
-    // -0.8 %, but f32 +0.4 / +0.2 % and f64 +1.7 / +1.6 % (to do: integer keys only, or the
-    // floats' loss found; the suite has not run on this branch).
+    // -0.8 %, but f32 +0.4 / +0.2 % and f64 +1.7 / +1.6 %: integer keys only (dispatch.cuh:
+    // may_count_in_lane_columns; the suite has not run on this branch).
     k.histogram_lane_column_threads = 1024;
     // Each pass runs in portions of at most this many keys (one launch each; the look-back
     // table holds one portion): 2^28 keys are one portion. At most 2^30 - 1.
