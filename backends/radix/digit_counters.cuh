@@ -32,7 +32,9 @@ struct digit_rows {
     atomicAdd(&counts[pass][digit], 1u);
   }
   // Never full: a block counts fewer than 2^32 keys of one digit.
-  static constexpr int chunks_before_full(int /*warps*/, int /*items*/) { return INT_MAX; }
+  __host__ __device__ static constexpr int chunks_before_full(int /*warps*/, int /*items*/) {
+    return INT_MAX;
+  }
   // Adds the counts into histograms[pass][digit], after a barrier.
   __device__ __forceinline__ void add_to(unsigned long long* histograms) const {
     for (int i = threadIdx.x; i < Passes * Digits; i += blockDim.x) {
@@ -64,7 +66,7 @@ struct digit_lane_columns {
   }
   // Chunks of `items` keys per thread of `warps` warps that a counter surely holds: each
   // adds at most one per warp and item to it.
-  static constexpr int chunks_before_full(int warps, int items) {
+  __host__ __device__ static constexpr int chunks_before_full(int warps, int items) {
     return counter_bits == 32 ? INT_MAX : 65535 / (warps * items);
   }
   // Adds the counts into histograms[pass][digit], after a barrier.
