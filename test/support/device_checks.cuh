@@ -133,6 +133,26 @@ class device_scalar {
   T* data_ = nullptr;
 };
 
+// n elements of device memory, freed on scope exit; get() is null where cudaMalloc failed
+// (and the test has failed).
+template <class T>
+class device_buffer {
+ public:
+  explicit device_buffer(std::size_t n) {
+    if (cudaMalloc(&data_, n * sizeof(T)) != cudaSuccess) {
+      ADD_FAILURE() << "cudaMalloc of " << n * sizeof(T) << " bytes failed";
+      data_ = nullptr;
+    }
+  }
+  ~device_buffer() { cudaFree(data_); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  T* get() const { return data_; }
+
+ private:
+  T* data_ = nullptr;
+};
+
 // Whether the current device has `bytes` free: the huge tests skip (and say so) where not.
 inline bool device_has_free(std::size_t bytes) {
   std::size_t free_bytes = 0, total_bytes = 0;
