@@ -1,10 +1,12 @@
 // The up-front histogram counted in lane columns (backends/radix/digit_counters.cuh): taken
-// where the device's blocks hold them, sorting integer keys past the small grid in both
-// orders, and 8-byte keys' 16-bit counters added out before one overflows. Inputs are made
-// and checked on the device (test/support/device_checks.cuh): the output is in order and has
-// the input's multiset fingerprint.
+// where the device's blocks hold them; the radix order at every edge size with the columns
+// from the first key; the built-in tuning past its small grid in both orders; and 8-byte
+// keys' 16-bit counters added out before one overflows. The large inputs are made and checked
+// on the device (test/support/device_checks.cuh): the output is in order and has the input's
+// multiset fingerprint.
 #include "../support/device_checks.cuh"
 #include "../support/gpu.cuh"
+#include "../support/sort_checks.cuh"
 
 #include <gpusort/sort.cuh>
 
@@ -21,6 +23,15 @@ namespace {
 
 namespace radix = gpusort::backends::radix;
 using sm90 = radix_tuning_sm90;
+
+// The built-in tuning without its small grid: the lane columns count from the first key.
+struct lane_columns_from_one_key {
+  static constexpr radix_knobs knobs = [] {
+    radix_knobs k = sm90::knobs;
+    k.histogram_small_blocks_per_sm = 0;
+    return k;
+  }();
+};
 
 int device_attribute(cudaDeviceAttr attribute) {
   int device = 0;
@@ -60,13 +71,20 @@ TYPED_TEST(RadixLaneColumns, TakenWhereTheDeviceBlocksHoldThem) {
     EXPECT_TRUE(holds) << "an sm_90 block holds " << sizeof(counters) << " bytes";
 }
 
+TYPED_TEST(RadixLaneColumns, KeysMatchStdStableSortAtEveryEdgeSize) {
+  sweep_keys<TypeParam>(gpusort::radix_policy<lane_columns_from_one_key>{});
+}
+
+TYPED_TEST(RadixLaneColumns, PairsMatchStdStableSortAtEveryEdgeSize) {
+  sweep_pairs<TypeParam>(gpusort::radix_policy<lane_columns_from_one_key>{});
+}
+
 // Just past the small grid (the rows there) and at 2^24 + 4097: several waves of chunks per
 // block, the last one partial; uniform keys and a few distinct ones (crowded digits).
 TYPED_TEST(RadixLaneColumns, SortsPastTheSmallGridInBothOrders) {
   using Key = TypeParam;
-  const std::size_t sizes[] = {sm90::knobs.histogram_small_max_keys + 1,
-                               (std::size_t(1) << 24) + 4097};
-  for (std::size_t n : sizes) {
+  for (std::size_t n :
+       capped({sm90::knobs.histogram_small_max_keys + 1, (std::size_t(1) << 24) + 4097})) {
     device_buffer<Key> keys(n);
     ASSERT_NE(keys.get(), nullptr);
     for (std::uint64_t distinct : {std::uint64_t(0), std::uint64_t(5)})
