@@ -119,15 +119,16 @@ TEST(RadixLaneColumnsHuge, SixteenBitCountersAddedOutBeforeTheyOverflow) {
   const std::size_t n = std::size_t(3) << 27;
   if (!device_has_free(2 * n * sizeof(Key) + (std::size_t(1) << 30)))
     GTEST_SKIP() << "device memory too small for " << n << " keys";
-  // One block per SM, as the columns' 128 KB allow: the chunks each block counts.
+  // One block per SM, as the columns' 128 KB allow: the heavy digit's adds to one lane's
+  // counter over a block's share, which must pass a 16-bit counter's limit.
   constexpr int threads = radix::histogram_threads<sm90, true>;
   constexpr int items = sm90::knobs.histogram_items_per_thread;
   const std::size_t chunk = std::size_t(threads) * items;
   const std::size_t blocks = std::size_t(device_attribute(cudaDevAttrMultiProcessorCount));
   const std::size_t chunks_per_block = (n + blocks * chunk - 1) / (blocks * chunk);
-  const std::size_t full_after = counters::chunks_before_full(threads / 32, items);
-  ASSERT_GT(chunks_per_block * 127 / 128, full_after + 1)
-      << "too few keys per block on this device to reach a 16-bit counter's limit";
+  const std::size_t heavy_adds_per_lane = chunks_per_block * (threads / 32) * items * 127 / 128;
+  ASSERT_GT(heavy_adds_per_lane, 65535u)
+      << "too few keys per block on this device to take a 16-bit counter past its limit";
 
   device_buffer<Key> keys(n);
   ASSERT_NE(keys.get(), nullptr);
