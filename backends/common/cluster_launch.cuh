@@ -7,6 +7,7 @@
 #include <gpusort/detail/device_facts.cuh>
 #include <gpusort/error.cuh>
 #include "dependent_launch.cuh"
+#include "kernel_attributes.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -27,6 +28,25 @@ inline bool cluster_sort_runs_on(int compute_major, const cudaFuncAttributes& ke
   return compute_major >= 9 && kernel.ptxVersion >= 90 && storage_bytes <= shared_optin_bytes;
 }
 
+// What a cluster kernel's launch needs set on the current device, on the copy of the kernel
+// at `kernel` (kernel_attributes.cuh): its storage_bytes of dynamic shared memory, and
+// clusters of up to `cluster_blocks` blocks.
+inline void set_cluster_kernel_attributes(const void* kernel, std::size_t storage_bytes,
+                                          int cluster_blocks) {
+  if (storage_bytes > 0) {
+    set_kernel_attribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(storage_bytes),
+                         "cluster launch: granting the kernel its shared memory");
+    // As many blocks per SM as the shared memory holds, not as the default split with L1
+    // allows (the sort by buckets runs many clusters at once).
+    set_kernel_attribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                         int(cudaSharedmemCarveoutMaxShared),
+                         "cluster launch: preferring shared memory to L1");
+  }
+  if (cluster_blocks > 8)
+    set_kernel_attribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1,
+                         "cluster launch: allowing clusters of more than 8 blocks");
+}
+
 // The most blocks one cluster of `kernel` (block_threads threads, storage_bytes of dynamic
 // shared memory each) can have on `device`, at most max_blocks: 0 before sm_90 (no clusters)
 // or where the kernel cannot run there (cluster_sort_runs_on). Grants the kernel its shared
@@ -42,18 +62,7 @@ int ask_max_cluster_blocks(int device, Kernel* kernel, int block_threads,
   if (!cluster_sort_runs_on(facts.compute_major, attributes,
                             std::size_t(facts.shared_bytes_per_block_optin), storage_bytes))
     return 0;
-  detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          int(storage_bytes)),
-                     "cluster launch: granting the kernel its shared memory");
-  // As many blocks per SM as the shared memory holds, not as the default split with L1 allows
-  // (the sort by buckets runs many clusters at once).
-  detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                          int(cudaSharedmemCarveoutMaxShared)),
-                     "cluster launch: preferring shared memory to L1");
-  if (max_blocks > 8)
-    detail::check_cuda(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
-        "cluster launch: allowing clusters of more than 8 blocks");
+  set_cluster_kernel_attributes(reinterpret_cast<const void*>(kernel), storage_bytes, max_blocks);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(unsigned(max_blocks));
   config.blockDim = dim3(unsigned(block_threads));
@@ -65,13 +74,16 @@ int ask_max_cluster_blocks(int device, Kernel* kernel, int block_threads,
 }
 
 // Launches `kernel` as `clusters` clusters of `cluster_blocks` blocks each (a plain launch
-// for clusters of one block), with the shape's threads and shared memory. With
+// for clusters of one block), with the shape's threads and shared memory, set on this copy of
+// the kernel first (ask_max_cluster_blocks may have asked another file's copy). With
 // `overlap_previous`, the launch may overlap the previous kernel's end (launch_dependent's
 // rules: the kernel waits for it with wait_for_previous_kernel).
 template <class... Params, class... Args>
 void launch_clusters(void (*kernel)(Params...), unsigned clusters, unsigned cluster_blocks,
                      int block_threads, std::size_t storage_bytes, cudaStream_t stream,
                      bool overlap_previous, const char* what, Args... args) {
+  set_cluster_kernel_attributes(reinterpret_cast<const void*>(kernel), storage_bytes,
+                                int(cluster_blocks));
   cudaLaunchAttribute attributes[2]{};
   unsigned count = 0;
   if (cluster_blocks > 1) {

@@ -277,8 +277,8 @@ struct cluster_merge_sorter {
   static constexpr auto kernel = sort_in_cluster<shape, Key, Value, Compare>;
 
   // The most blocks one cluster can have on the current device, at most the tuning's: 0
-  // before sm_90. Asked once per device; the first call also grants the kernel its shared
-  // memory there.
+  // before sm_90. Asked once per device (launch_clusters grants the launched kernel its
+  // shared memory).
   static int max_blocks() {
     static detail::per_device<int> known;
     return known.get(detail::current_device(), [](int device) {

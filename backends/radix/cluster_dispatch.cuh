@@ -27,7 +27,7 @@ struct cluster_sorter {
 
   // The most blocks one cluster of this shape can have on the current device: 0 before
   // sm_90 (no clusters); below shape::max_blocks where the GPU's layout allows fewer. Asked
-  // once per device; the first call also grants the kernel its shared memory there.
+  // once per device (launch_clusters grants the launched kernel its shared memory).
   static int max_blocks() {
     static detail::per_device<int> known;
     return known.get(detail::current_device(), ask_max_blocks);

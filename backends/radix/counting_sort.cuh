@@ -12,6 +12,7 @@
 #include <gpusort/detail/policies/comparator_traits.cuh>
 #include <gpusort/error.cuh>
 #include <gpusort/sort_request.cuh>
+#include "../common/kernel_attributes.cuh"
 #include "counting_classes.cuh"
 #include "counting_kernels.cuh"
 
@@ -40,7 +41,7 @@ struct counting_launch {
   std::size_t resident_blocks_per_slice = 1;
 };
 
-// Asked once per device; the first call also grants the kernel its shared memory there.
+// Asked once per device (the launch grants the kernel its shared memory itself).
 template <class Shape, int HistogramSharedBytes>
 const counting_launch& counting_launch_on_current_device() {
   static detail::per_device<counting_launch> known;
@@ -69,10 +70,12 @@ const counting_launch& counting_launch_on_current_device() {
       detail::throw_usage_error("counting sort: no slice of the histogram fits " +
                                 std::to_string(limit) + " bytes of shared memory");
     launch.shared_bytes = int(Shape::histogram_bytes >> launch.slice_bits);
+    // (set here for the occupancy query below, on this file's copy of the kernel; the launch
+    // sets it on its own: kernel_attributes.cuh)
     if (launch.shared_bytes > 48 * 1024)
-      detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              launch.shared_bytes),
-                         "counting sort: granting the count kernel its shared memory");
+      set_kernel_attribute(reinterpret_cast<const void*>(kernel),
+                           cudaFuncAttributeMaxDynamicSharedMemorySize, launch.shared_bytes,
+                           "counting sort: granting the count kernel its shared memory");
     int per_multiprocessor = 0;
     detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                            &per_multiprocessor, kernel, Shape::count_threads,
@@ -149,6 +152,10 @@ void counting_sort(const sort_request<Key, Value, Compare, Stable>& request) {
                                      stream),
                      "counting sort: clearing the counts");
   const dim3 count_grid(unsigned(count_blocks), 1u << launch.slice_bits);
+  if (launch.shared_bytes > 48 * 1024)
+    set_kernel_attribute(reinterpret_cast<const void*>(count_values<shape>),
+                         cudaFuncAttributeMaxDynamicSharedMemorySize, launch.shared_bytes,
+                         "counting sort: granting the count kernel its shared memory");
   count_values<shape><<<count_grid, shape::count_threads, launch.shared_bytes, stream>>>(
       keys, split, flip, launch.slice_bits, global_counts, block_counts, classes);
   detail::check_launch("counting sort: count_values");

@@ -1,0 +1,152 @@
+// The sorts the translation-units test runs in each of its two units. Each unit includes this
+// file, so each has its own copy of every kernel these sorts instantiate (nvcc 13 gives a
+// kernel template's host stub internal linkage: -static-global-template-stub), as a program
+// of several .cu files that call gpusort has. One unit sorts in ascending order, the other in
+// descending order, so that the two also instantiate different host functions around the
+// same kernels, as two files of a program do.
+#pragma once
+
+#include "../support/sort_checks.cuh"
+
+#include <gpusort/sort.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace gpusort::test {
+
+// Every path whose kernels need a setting made once per device (more than 48 KB of shared
+// memory, clusters): par from the network through clusters and the sort by buckets to the
+// one-sweep passes, 16-bit keys counted, the merge backend's cluster sort, the radix sort's
+// up-front histogram past its small grid, and bucket_bitonic.
+enum class unit_sort {
+  par_u32_4096, par_u32_2e15, par_u32_2e17, par_u32_2e19, par_u32_2e21,
+  par_u64_2e15, par_u64_2e17, par_u64_2e20, par_pairs_2e17, par_u16_2e22,
+  merge_functor_2e14, radix_u32_past_small_grid, radix_u64_past_small_grid,
+  bucket_bitonic_u32_2e20, count
+};
+
+namespace {  // internal linkage: a copy in each unit
+
+// An order only the comparison sort serves.
+template <bool Descending>
+struct by_low_half_then_high {
+  __host__ __device__ bool operator()(std::uint32_t a, std::uint32_t b) const {
+    const std::uint32_t x = a << 16 | a >> 16, y = b << 16 | b >> 16;
+    return Descending ? y < x : x < y;
+  }
+};
+
+template <bool Descending>
+using unit_order = std::conditional_t<Descending, gpusort::greater<>, gpusort::less<>>;
+
+template <bool Descending, class Key, class Policy>
+std::string sorted_like_std_sort(const Policy& policy, std::size_t n, std::uint64_t seed) {
+  const std::vector<Key> keys = make_keys<Key>(n, distribution::uniform, seed);
+  std::vector<Key> expected = keys;
+  std::sort(expected.begin(), expected.end());
+  if (Descending) std::reverse(expected.begin(), expected.end());
+  Key* device = nullptr;
+  if (cudaMalloc(&device, n * sizeof(Key)) != cudaSuccess) return "cudaMalloc failed";
+  std::string failure;
+  try {
+    cudaMemcpy(device, keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice);
+    gpusort::sort(policy, device, device + n, unit_order<Descending>{});
+    std::vector<Key> got(n);
+    cudaMemcpy(got.data(), device, n * sizeof(Key), cudaMemcpyDeviceToHost);
+    if (got != expected) failure = "differs from std::sort";
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  cudaFree(device);
+  return failure;
+}
+
+template <bool Descending>
+std::string pairs_sorted_like_std_stable_sort(std::size_t n, std::uint64_t seed) {
+  const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(n, distribution::uniform, seed);
+  std::vector<std::uint32_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = std::uint32_t(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) {
+                     return Descending ? keys[b] < keys[a] : keys[a] < keys[b];
+                   });
+  std::uint32_t* device = nullptr;
+  if (cudaMalloc(&device, 2 * n * sizeof(std::uint32_t)) != cudaSuccess) return "cudaMalloc failed";
+  std::string failure;
+  try {
+    std::vector<std::uint32_t> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
+    cudaMemcpy(device, keys.data(), n * 4, cudaMemcpyHostToDevice);
+    cudaMemcpy(device + n, values.data(), n * 4, cudaMemcpyHostToDevice);
+    gpusort::sort_by_key(gpusort::par, device, device + n, device + n, unit_order<Descending>{});
+    cudaMemcpy(values.data(), device + n, n * 4, cudaMemcpyDeviceToHost);
+    if (values != order) failure = "values differ from std::stable_sort's order";
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  cudaFree(device);
+  return failure;
+}
+
+// "" where the sort's result equals the host's, else what went wrong (an exception's text).
+template <bool Descending>
+std::string run_in_this_unit(unit_sort which) {
+  constexpr std::size_t two_to = 1;
+  const auto at = [](int log2) { return two_to << log2; };
+  const std::size_t past_small_grid = radix_tuning_sm90::knobs.histogram_small_max_keys + 1;
+  switch (which) {
+    case unit_sort::par_u32_4096: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, 4096, 1);
+    case unit_sort::par_u32_2e15: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, at(15), 2);
+    case unit_sort::par_u32_2e17: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, at(17), 3);
+    case unit_sort::par_u32_2e19: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, at(19), 4);
+    case unit_sort::par_u32_2e21: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, at(21), 5);
+    case unit_sort::par_u64_2e15: return sorted_like_std_sort<Descending, std::uint64_t>(gpusort::par, at(15), 6);
+    case unit_sort::par_u64_2e17: return sorted_like_std_sort<Descending, std::uint64_t>(gpusort::par, at(17), 7);
+    case unit_sort::par_u64_2e20: return sorted_like_std_sort<Descending, std::uint64_t>(gpusort::par, at(20), 8);
+    case unit_sort::par_pairs_2e17: return pairs_sorted_like_std_stable_sort<Descending>(at(17), 9);
+    case unit_sort::par_u16_2e22: return sorted_like_std_sort<Descending, std::uint16_t>(gpusort::par, at(22), 10);
+    case unit_sort::merge_functor_2e14: {
+      const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(at(14), distribution::uniform, 11);
+      std::vector<std::uint32_t> expected = keys;
+      std::sort(expected.begin(), expected.end(), by_low_half_then_high<Descending>{});
+      std::uint32_t* device = nullptr;
+      if (cudaMalloc(&device, keys.size() * 4) != cudaSuccess) return "cudaMalloc failed";
+      std::string failure;
+      try {
+        cudaMemcpy(device, keys.data(), keys.size() * 4, cudaMemcpyHostToDevice);
+        gpusort::sort(gpusort::merge, device, device + keys.size(),
+                      by_low_half_then_high<Descending>{});
+        std::vector<std::uint32_t> got(keys.size());
+        cudaMemcpy(got.data(), device, keys.size() * 4, cudaMemcpyDeviceToHost);
+        if (got != expected) failure = "differs from std::sort";
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+      cudaFree(device);
+      return failure;
+    }
+    case unit_sort::radix_u32_past_small_grid:
+      return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::radix_policy<radix_tuning_sm90>{}, past_small_grid, 12);
+    case unit_sort::radix_u64_past_small_grid:
+      return sorted_like_std_sort<Descending, std::uint64_t>(gpusort::radix_policy<radix_tuning_sm90>{}, past_small_grid, 13);
+    case unit_sort::bucket_bitonic_u32_2e20:
+      return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::bucket_bitonic, at(20), 14);
+    case unit_sort::count: break;
+  }
+  return "no such sort";
+}
+
+}  // namespace
+
+// The other unit's copy (translation_units_other.cu), ascending; this unit's run descending.
+std::string run_in_other_unit(unit_sort which);
+
+}  // namespace gpusort::test
