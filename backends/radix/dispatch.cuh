@@ -71,25 +71,21 @@ inline constexpr bool may_count_in_lane_columns =
     Tuning::knobs.histogram_lane_column_threads > 0 && !radix_key_canonicalises_v<Key>;
 
 // Whether it does on the current device: where a block of the columns fits there (128 KB:
-// sm_90 and sm_80, not sm_86/89 or sm_75). Asked once per device; the first call also allows
-// the kernel its shared memory there.
+// sm_90 and sm_80, not sm_86/89 or sm_75). Asked once per device (the launch allows the
+// kernel its shared memory: kernel_attributes.cuh).
 template <class Tuning, class Key>
 bool counts_in_lane_columns() {
   static_assert(may_count_in_lane_columns<Tuning, Key>);
-  constexpr auto kernel = count_all_digits<Tuning, Key, true>;
-  using storage_t = histogram_counters_t<Tuning, Key, true>;
   static detail::per_device<bool> fits;
   return fits.get(detail::current_device(), [](int device) {
     cudaFuncAttributes attributes{};
-    detail::check_cuda(cudaFuncGetAttributes(&attributes, kernel),
+    detail::check_cuda(cudaFuncGetAttributes(&attributes, count_all_digits<Tuning, Key, true>),
                        "radix sort: querying the histogram kernel's attributes");
     const std::size_t block_bytes =
-        std::size_t(dynamic_shared_bytes<storage_t>) + attributes.sharedSizeBytes;
-    if (block_bytes > std::size_t(detail::facts_of_device(device).shared_bytes_per_block_optin))
-      return false;
-    allowed_dynamic_shared_bytes<kernel, storage_t, true>(
-        "radix sort: allowing the histogram's lane columns their shared memory");
-    return true;
+        std::size_t(dynamic_shared_bytes<histogram_counters_t<Tuning, Key, true>>) +
+        attributes.sharedSizeBytes;
+    return block_bytes <=
+           std::size_t(detail::facts_of_device(device).shared_bytes_per_block_optin);
   });
 }
 
@@ -152,9 +148,12 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
     constexpr bool columns = decltype(lane_columns)::value;
     constexpr auto kernel = count_all_digits<Tuning, Key, columns>;
     constexpr int threads = histogram_threads<Tuning, columns>;
-    constexpr int shared_bytes = dynamic_shared_bytes<histogram_counters_t<Tuning, Key, columns>>;
-    const unsigned blocks =
-        resident_grid<kernel, threads, shared_bytes>(std::size_t(histogram_grid));
+    using counters_t = histogram_counters_t<Tuning, Key, columns>;
+    // Allowed here, where this file's copy of the kernel is launched (kernel_attributes.cuh).
+    const int shared_bytes = allowed_dynamic_shared_bytes<kernel, counters_t, columns>(
+        "radix sort: allowing the histogram's lane columns their shared memory");
+    const unsigned blocks = resident_grid<kernel, threads, dynamic_shared_bytes<counters_t>>(
+        std::size_t(histogram_grid));
     kernel<<<blocks, threads, shared_bytes, stream>>>(
         keys, n, flip, histograms, tile_counters + portions * shape::passes,
         tile_counters + portions * shape::passes + 1, bucket_capacity, plan, digit_starts, gate);
