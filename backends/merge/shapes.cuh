@@ -238,7 +238,7 @@ template <class Tuning>
 constexpr bool has_wide_tiles = Tuning::knobs.wide_tile_threads > 0;
 
 template <class Tuning, class Key>
-constexpr bool wide_tile_holds_more() {
+__host__ __device__ constexpr bool wide_tile_holds_more() {
   // (Nested, so that a tuning without wide tiles never divides by their 0 threads.)
   if constexpr (!has_wide_tiles<Tuning>)
     return false;
