@@ -99,9 +99,10 @@ struct radix_tuning_sm90 final {
     // Its counters in a column per warp lane, one block of 1024 threads per SM, where the
     // device's blocks hold 128 KB. H200, the counting alone against the rows at 384 x 8: u32
     // 2^24 / 2^26 / 2^28 -17 / -22 / -25 %, u64 -6 / -12 / -14 % (bench/results/NOTES.md,
-    // 2026-11-30). Whole par sorts, one round: u32 2^26 / 2^28 -1.8 / -2.3 %, u64 -0.7 /
-    // -0.8 %, but f32 +0.4 / +0.2 % and f64 +1.7 / +1.6 %: integer keys only (dispatch.cuh:
-    // may_count_in_lane_columns; the suite has not run on this branch).
+    // 2026-11-30). Whole par sorts, one round (scratch timer): u32 2^26 / 2^28 -1.8 / -2.3 %,
+    // u64 -0.7 / -0.8 %, but f32 +0.4 / +0.2 % and f64 +1.7 / +1.6 %: integer keys only
+    // (dispatch.cuh: may_count_in_lane_columns), and only past the small grid (n above
+    // histogram_small_max_keys).
     k.histogram_lane_column_threads = 1024;
     // Each pass runs in portions of at most this many keys (one launch each; the look-back
     // table holds one portion): 2^28 keys are one portion. At most 2^30 - 1.
