@@ -33,28 +33,6 @@ struct lane_columns_from_one_key {
   }();
 };
 
-int device_attribute(cudaDeviceAttr attribute) {
-  int device = 0;
-  int value = 0;
-  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
-  EXPECT_EQ(cudaDeviceGetAttribute(&value, attribute, device), cudaSuccess);
-  return value;
-}
-
-// Sorts keys[0, n) through the sm_90 tuning's radix sort and checks the result on the device.
-template <class Key>
-void expect_sorts_on_device(Key* keys, std::size_t n, bool descending) {
-  const multiset_fingerprint before = fingerprint_of(keys, n);
-  const gpusort::radix_policy<sm90> policy;
-  if (descending)
-    gpusort::sort(policy, keys, keys + n, gpusort::greater<>{});
-  else
-    gpusort::sort(policy, keys, keys + n);
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  EXPECT_EQ(first_bad_position(keys, n, descending), n) << "out of order there";
-  EXPECT_TRUE(fingerprint_of(keys, n) == before) << "not a permutation of the input";
-}
-
 template <class Key>
 class RadixLaneColumns : public GpuTest {};
 using IntegerKeys = ::testing::Types<std::uint32_t, std::int32_t, std::uint64_t, std::int64_t>;
@@ -85,14 +63,14 @@ TYPED_TEST(RadixLaneColumns, SortsPastTheSmallGridInBothOrders) {
   using Key = TypeParam;
   for (std::size_t n :
        capped({sm90::knobs.histogram_small_max_keys + 1, (std::size_t(1) << 24) + 4097})) {
-    device_buffer<Key> keys(n);
-    ASSERT_NE(keys.get(), nullptr);
+    device_array<Key> keys(n);
+    ASSERT_NE(keys.begin(), nullptr);
     for (std::uint64_t distinct : {std::uint64_t(0), std::uint64_t(5)})
       for (bool descending : {false, true}) {
         SCOPED_TRACE("n " + std::to_string(n) + ", distinct " + std::to_string(distinct) +
                      (descending ? ", descending" : ", ascending"));
-        fill_keys_on_device(keys.get(), n, 2026 + n, distinct);
-        expect_sorts_on_device(keys.get(), n, descending);
+        fill_keys_on_device(keys.begin(), n, 2026 + n, distinct);
+        expect_sorts_on_device(gpusort::radix_policy<sm90>{}, keys.begin(), n, descending);
         if (::testing::Test::HasFailure()) return;
       }
   }
@@ -130,11 +108,11 @@ TEST(RadixLaneColumnsHuge, SixteenBitCountersAddedOutBeforeTheyOverflow) {
   ASSERT_GT(heavy_adds_per_lane, 65535u)
       << "too few keys per block on this device to take a 16-bit counter past its limit";
 
-  device_buffer<Key> keys(n);
-  ASSERT_NE(keys.get(), nullptr);
-  fill_one_heavy_value<<<1024, 256>>>(keys.get(), n);
+  device_array<Key> keys(n);
+  ASSERT_NE(keys.begin(), nullptr);
+  fill_one_heavy_value<<<1024, 256>>>(keys.begin(), n);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  expect_sorts_on_device(keys.get(), n, false);
+  expect_sorts_on_device(gpusort::radix_policy<sm90>{}, keys.begin(), n, false);
 }
 
 }  // namespace

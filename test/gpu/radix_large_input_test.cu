@@ -34,14 +34,6 @@ struct large_input_tile_from_one_key {
   }();
 };
 
-int device_attribute(cudaDeviceAttr attribute) {
-  int device = 0;
-  int value = 0;
-  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
-  EXPECT_EQ(cudaDeviceGetAttribute(&value, attribute, device), cudaSuccess);
-  return value;
-}
-
 template <class Key>
 class RadixLargeInputTile : public GpuTest {};
 using LargeInputKeys =

@@ -6,6 +6,7 @@
 // same kernels, as two files of a program do.
 #pragma once
 
+#include "../support/device_vector.cuh"
 #include "../support/sort_checks.cuh"
 
 #include <gpusort/sort.cuh>
@@ -47,98 +48,88 @@ struct by_low_half_then_high {
 template <bool Descending>
 using unit_order = std::conditional_t<Descending, gpusort::greater<>, gpusort::less<>>;
 
+// "" where sort(device copy of input) leaves `expected` on the device, else what went wrong
+// (the exception's text where it threw).
+template <class Key, class Sort>
+std::string device_result(const std::vector<Key>& input, const std::vector<Key>& expected,
+                          Sort&& sort) {
+  try {
+    device_array<Key> device(input);
+    sort(device.begin(), device.end());
+    return device.to_host() == expected ? "" : "differs from the host's sort";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
 template <bool Descending, class Key, class Policy>
 std::string sorted_like_std_sort(const Policy& policy, std::size_t n, std::uint64_t seed) {
   const std::vector<Key> keys = make_keys<Key>(n, distribution::uniform, seed);
   std::vector<Key> expected = keys;
   std::sort(expected.begin(), expected.end());
   if (Descending) std::reverse(expected.begin(), expected.end());
-  Key* device = nullptr;
-  if (cudaMalloc(&device, n * sizeof(Key)) != cudaSuccess) return "cudaMalloc failed";
-  std::string failure;
-  try {
-    cudaMemcpy(device, keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice);
-    gpusort::sort(policy, device, device + n, unit_order<Descending>{});
-    std::vector<Key> got(n);
-    cudaMemcpy(got.data(), device, n * sizeof(Key), cudaMemcpyDeviceToHost);
-    if (got != expected) failure = "differs from std::sort";
-  } catch (const std::exception& e) {
-    failure = e.what();
-  }
-  cudaFree(device);
-  return failure;
+  return device_result(keys, expected, [&](Key* first, Key* last) {
+    gpusort::sort(policy, first, last, unit_order<Descending>{});
+  });
 }
 
+// u32 keys with their positions as values: the values must come out in std::stable_sort's
+// order of the positions.
 template <bool Descending>
 std::string pairs_sorted_like_std_stable_sort(std::size_t n, std::uint64_t seed) {
   const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(n, distribution::uniform, seed);
-  std::vector<std::uint32_t> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = std::uint32_t(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) {
-                     return Descending ? keys[b] < keys[a] : keys[a] < keys[b];
-                   });
-  std::uint32_t* device = nullptr;
-  if (cudaMalloc(&device, 2 * n * sizeof(std::uint32_t)) != cudaSuccess) return "cudaMalloc failed";
-  std::string failure;
+  std::vector<std::uint32_t> positions(n);
+  for (std::size_t i = 0; i < n; ++i) positions[i] = std::uint32_t(i);
+  std::vector<std::uint32_t> order = positions;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return Descending ? keys[b] < keys[a] : keys[a] < keys[b];
+  });
   try {
-    std::vector<std::uint32_t> values(n);
-    for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
-    cudaMemcpy(device, keys.data(), n * 4, cudaMemcpyHostToDevice);
-    cudaMemcpy(device + n, values.data(), n * 4, cudaMemcpyHostToDevice);
-    gpusort::sort_by_key(gpusort::par, device, device + n, device + n, unit_order<Descending>{});
-    cudaMemcpy(values.data(), device + n, n * 4, cudaMemcpyDeviceToHost);
-    if (values != order) failure = "values differ from std::stable_sort's order";
+    device_array<std::uint32_t> device_keys(keys);
+    return device_result(positions, order, [&](std::uint32_t* first, std::uint32_t*) {
+      gpusort::sort_by_key(gpusort::par, device_keys.begin(), device_keys.end(), first,
+                           unit_order<Descending>{});
+    });
   } catch (const std::exception& e) {
-    failure = e.what();
+    return e.what();
   }
-  cudaFree(device);
-  return failure;
 }
 
 // "" where the sort's result equals the host's, else what went wrong (an exception's text).
 template <bool Descending>
 std::string run_in_this_unit(unit_sort which) {
-  constexpr std::size_t two_to = 1;
-  const auto at = [](int log2) { return two_to << log2; };
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  constexpr auto D = Descending;
+  const auto at = [](int log2) { return std::size_t(1) << log2; };
   const std::size_t past_small_grid = radix_tuning_sm90::knobs.histogram_small_max_keys + 1;
+  const gpusort::radix_policy<radix_tuning_sm90> radix_sm90;
   switch (which) {
-    case unit_sort::par_u32_4096: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, 4096, 1);
-    case unit_sort::par_u32_2e15: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, at(15), 2);
-    case unit_sort::par_u32_2e17: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, at(17), 3);
-    case unit_sort::par_u32_2e19: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, at(19), 4);
-    case unit_sort::par_u32_2e21: return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::par, at(21), 5);
-    case unit_sort::par_u64_2e15: return sorted_like_std_sort<Descending, std::uint64_t>(gpusort::par, at(15), 6);
-    case unit_sort::par_u64_2e17: return sorted_like_std_sort<Descending, std::uint64_t>(gpusort::par, at(17), 7);
-    case unit_sort::par_u64_2e20: return sorted_like_std_sort<Descending, std::uint64_t>(gpusort::par, at(20), 8);
-    case unit_sort::par_pairs_2e17: return pairs_sorted_like_std_stable_sort<Descending>(at(17), 9);
-    case unit_sort::par_u16_2e22: return sorted_like_std_sort<Descending, std::uint16_t>(gpusort::par, at(22), 10);
+    case unit_sort::par_u32_4096: return sorted_like_std_sort<D, u32>(gpusort::par, 4096, 1);
+    case unit_sort::par_u32_2e15: return sorted_like_std_sort<D, u32>(gpusort::par, at(15), 2);
+    case unit_sort::par_u32_2e17: return sorted_like_std_sort<D, u32>(gpusort::par, at(17), 3);
+    case unit_sort::par_u32_2e19: return sorted_like_std_sort<D, u32>(gpusort::par, at(19), 4);
+    case unit_sort::par_u32_2e21: return sorted_like_std_sort<D, u32>(gpusort::par, at(21), 5);
+    case unit_sort::par_u64_2e15: return sorted_like_std_sort<D, u64>(gpusort::par, at(15), 6);
+    case unit_sort::par_u64_2e17: return sorted_like_std_sort<D, u64>(gpusort::par, at(17), 7);
+    case unit_sort::par_u64_2e20: return sorted_like_std_sort<D, u64>(gpusort::par, at(20), 8);
+    case unit_sort::par_pairs_2e17: return pairs_sorted_like_std_stable_sort<D>(at(17), 9);
+    case unit_sort::par_u16_2e22:
+      return sorted_like_std_sort<D, std::uint16_t>(gpusort::par, at(22), 10);
     case unit_sort::merge_functor_2e14: {
-      const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(at(14), distribution::uniform, 11);
-      std::vector<std::uint32_t> expected = keys;
-      std::sort(expected.begin(), expected.end(), by_low_half_then_high<Descending>{});
-      std::uint32_t* device = nullptr;
-      if (cudaMalloc(&device, keys.size() * 4) != cudaSuccess) return "cudaMalloc failed";
-      std::string failure;
-      try {
-        cudaMemcpy(device, keys.data(), keys.size() * 4, cudaMemcpyHostToDevice);
-        gpusort::sort(gpusort::merge, device, device + keys.size(),
-                      by_low_half_then_high<Descending>{});
-        std::vector<std::uint32_t> got(keys.size());
-        cudaMemcpy(got.data(), device, keys.size() * 4, cudaMemcpyDeviceToHost);
-        if (got != expected) failure = "differs from std::sort";
-      } catch (const std::exception& e) {
-        failure = e.what();
-      }
-      cudaFree(device);
-      return failure;
+      const std::vector<u32> keys = make_keys<u32>(at(14), distribution::uniform, 11);
+      std::vector<u32> expected = keys;
+      std::sort(expected.begin(), expected.end(), by_low_half_then_high<D>{});
+      return device_result(keys, expected, [](u32* first, u32* last) {
+        gpusort::sort(gpusort::merge, first, last, by_low_half_then_high<D>{});
+      });
     }
     case unit_sort::radix_u32_past_small_grid:
-      return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::radix_policy<radix_tuning_sm90>{}, past_small_grid, 12);
+      return sorted_like_std_sort<D, u32>(radix_sm90, past_small_grid, 12);
     case unit_sort::radix_u64_past_small_grid:
-      return sorted_like_std_sort<Descending, std::uint64_t>(gpusort::radix_policy<radix_tuning_sm90>{}, past_small_grid, 13);
+      return sorted_like_std_sort<D, u64>(radix_sm90, past_small_grid, 13);
     case unit_sort::bucket_bitonic_u32_2e20:
-      return sorted_like_std_sort<Descending, std::uint32_t>(gpusort::bucket_bitonic, at(20), 14);
+      return sorted_like_std_sort<D, u32>(gpusort::bucket_bitonic, at(20), 14);
     case unit_sort::count: break;
   }
   return "no such sort";

@@ -11,6 +11,8 @@
 #include "device_vector.cuh"
 #include "splitmix.cuh"
 
+#include <gpusort/sort.cuh>
+
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -133,26 +135,6 @@ class device_scalar {
   T* data_ = nullptr;
 };
 
-// n elements of device memory, freed on scope exit; get() is null where cudaMalloc failed
-// (and the test has failed).
-template <class T>
-class device_buffer {
- public:
-  explicit device_buffer(std::size_t n) {
-    if (cudaMalloc(&data_, n * sizeof(T)) != cudaSuccess) {
-      ADD_FAILURE() << "cudaMalloc of " << n * sizeof(T) << " bytes failed";
-      data_ = nullptr;
-    }
-  }
-  ~device_buffer() { cudaFree(data_); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  T* get() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-};
-
 // Whether the current device has `bytes` free: the huge tests skip (and say so) where not.
 inline bool device_has_free(std::size_t bytes) {
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -197,6 +179,20 @@ std::size_t first_bad_position(const Key* keys, std::size_t n, bool descending,
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   const unsigned long long found = first_bad.read();
   return found == ~0ull ? n : std::size_t(found);
+}
+
+// Sorts keys[0, n) on the device through `policy` (by gpusort::greater<> where descending) and
+// checks the result there: in order, and with the input's multiset fingerprint.
+template <class Key, class Policy>
+void expect_sorts_on_device(const Policy& policy, Key* keys, std::size_t n, bool descending) {
+  const multiset_fingerprint before = fingerprint_of(keys, n);
+  if (descending)
+    gpusort::sort(policy, keys, keys + n, gpusort::greater<>{});
+  else
+    gpusort::sort(policy, keys, keys + n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(first_bad_position(keys, n, descending), n) << "out of order there";
+  EXPECT_TRUE(fingerprint_of(keys, n) == before) << "not a permutation of the input";
 }
 
 }  // namespace gpusort::test

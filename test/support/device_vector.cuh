@@ -24,6 +24,11 @@ class device_array {
     EXPECT_EQ(cudaMemcpy(data_, host.data(), size_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   }
+  // n elements, not initialised (the huge tests fill theirs on the device); begin() is null
+  // where cudaMalloc failed (and the test has failed).
+  explicit device_array(std::size_t n) : size_(n) {
+    if (size_ != 0) EXPECT_EQ(cudaMalloc(&data_, size_ * sizeof(T)), cudaSuccess);
+  }
   ~device_array() { cudaFree(data_); }
   device_array(const device_array&) = delete;
   device_array& operator=(const device_array&) = delete;

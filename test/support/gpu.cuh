@@ -21,6 +21,15 @@ inline bool gpu_present(std::string* why = nullptr) {
   return count > 0;
 }
 
+// An attribute of the current device (EXPECTs the queries to succeed).
+inline int device_attribute(cudaDeviceAttr attribute) {
+  int device = 0;
+  int value = 0;
+  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&value, attribute, device), cudaSuccess);
+  return value;
+}
+
 class GpuTest : public ::testing::Test {
  protected:
   void SetUp() override {
