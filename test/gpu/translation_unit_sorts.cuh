@@ -3,7 +3,8 @@
 // kernel template's host stub internal linkage: -static-global-template-stub), as a program
 // of several .cu files that call gpusort has. One unit sorts in ascending order, the other in
 // descending order, so that the two also instantiate different host functions around the
-// same kernels, as two files of a program do.
+// same kernels, as two files of a program do (the comparison sort's case: sort in one unit,
+// stable_sort in the other, with one comparator).
 #pragma once
 
 #include "../support/device_vector.cuh"
@@ -34,16 +35,16 @@ enum class unit_sort {
   bucket_bitonic_u32_2e20, count
 };
 
-namespace {  // internal linkage: a copy in each unit
-
-// An order only the comparison sort serves.
-template <bool Descending>
+// An order only the comparison sort serves, one type in both units (a type of the unnamed
+// namespace below would be each unit's own, and so would every function around it): the
+// units share the merge backend's cluster sorter, one calling sort, the other stable_sort.
 struct by_low_half_then_high {
   __host__ __device__ bool operator()(std::uint32_t a, std::uint32_t b) const {
-    const std::uint32_t x = a << 16 | a >> 16, y = b << 16 | b >> 16;
-    return Descending ? y < x : x < y;
+    return (a << 16 | a >> 16) < (b << 16 | b >> 16);
   }
 };
+
+namespace {  // internal linkage: a copy in each unit
 
 template <bool Descending>
 using unit_order = std::conditional_t<Descending, gpusort::greater<>, gpusort::less<>>;
@@ -119,9 +120,12 @@ std::string run_in_this_unit(unit_sort which) {
     case unit_sort::merge_functor_2e14: {
       const std::vector<u32> keys = make_keys<u32>(at(14), distribution::uniform, 11);
       std::vector<u32> expected = keys;
-      std::sort(expected.begin(), expected.end(), by_low_half_then_high<D>{});
+      std::sort(expected.begin(), expected.end(), by_low_half_then_high{});
       return device_result(keys, expected, [](u32* first, u32* last) {
-        gpusort::sort(gpusort::merge, first, last, by_low_half_then_high<D>{});
+        if constexpr (D)
+          gpusort::stable_sort(gpusort::merge, first, last, by_low_half_then_high{});
+        else
+          gpusort::sort(gpusort::merge, first, last, by_low_half_then_high{});
       });
     }
     case unit_sort::radix_u32_past_small_grid:
