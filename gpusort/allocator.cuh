@@ -43,7 +43,7 @@ class allocator_ref {
   void deallocate(void* p, std::size_t bytes, cudaStream_t stream) const noexcept {
     if (p == nullptr) return;
     if (deallocate_ == nullptr) {
-      cudaFreeAsync(p, stream);
+      detail::deallocate_temporary(p, bytes, stream);
       return;
     }
     deallocate_(state_, p, bytes, stream);

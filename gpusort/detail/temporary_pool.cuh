@@ -3,10 +3,12 @@
 // every synchronisation (release threshold 0), so each sort mapped its storage again: 10-50 %
 // of a mid-size sort on an H100 (bench/results/NOTES.md). This pool keeps what it has
 // mapped, up to a limit (unlimited unless set), and never touches the default pool's
-// settings.
+// settings. In front of it, a few blocks kept per stream (kept_blocks.cuh) spare a sort on the
+// same stream the pool's own calls.
 #pragma once
 
 #include "../error.cuh"
+#include "kept_blocks.cuh"
 #include "per_device.cuh"
 #include "stream_capture.cuh"
 
@@ -43,6 +45,39 @@ inline cudaMemPool_t temporary_pool(int device) {
   return temporary_pools().get(device, make_temporary_pool);
 }
 
+// The blocks kept per stream on each device; made on first use, never destroyed (as the pools).
+inline per_device<kept_blocks*>& kept_blocks_per_device() {
+  static per_device<kept_blocks*> tables;
+  return tables;
+}
+
+inline kept_blocks& kept_blocks_of(int device) {
+  return *kept_blocks_per_device().get(device, [](int) { return new kept_blocks; });
+}
+
+// The id CUDA gives `stream` (unique in the process); 0 where it cannot say.
+inline unsigned long long stream_id(cudaStream_t stream) noexcept {
+  unsigned long long id = 0;
+  if (cudaStreamGetId(stream, &id) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return id;
+}
+
+// Whether a block of a sort on `stream` may come from, or go to, the kept blocks: not while
+// the stream is captured into a graph (there the allocation belongs to the graph, and a kept
+// block would be shared between the graph's launches and later sorts), and not where CUDA
+// cannot name the stream.
+inline bool may_keep_blocks(cudaStream_t stream, unsigned long long id) noexcept {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return id != 0 && status == cudaStreamCaptureStatusNone;
+}
+
 inline std::uint64_t pool_attribute(cudaMemPool_t pool, cudaMemPoolAttr which) {
   std::uint64_t value = 0;
   check_cuda(cudaMemPoolGetAttribute(pool, which, &value), "reading gpusort's memory pool");
@@ -50,25 +85,33 @@ inline std::uint64_t pool_attribute(cudaMemPool_t pool, cudaMemPoolAttr which) {
 }
 
 // Waits for `device`'s work (so that every block whose stream-ordered free is still pending
-// becomes free), then unmaps what the pool keeps beyond `keep` bytes. The current device is
-// left as it was.
+// becomes free), gives the blocks kept per stream back to the pool, then unmaps what the pool
+// keeps beyond `keep` bytes. The current device is left as it was.
 inline void trim_temporary_pool(int device, cudaMemPool_t pool, std::size_t keep) {
   const int caller_device = current_device();
   if (caller_device != device) check_cuda(cudaSetDevice(device), "selecting a device");
-  const cudaError_t synced = cudaDeviceSynchronize();
+  cudaError_t synced = cudaDeviceSynchronize();
+  if (synced == cudaSuccess) {
+    kept_blocks_of(device).release_all();
+    synced = cudaDeviceSynchronize();  // the frees release_all enqueued
+  }
   const cudaError_t trimmed = cudaMemPoolTrimTo(pool, keep);
   if (caller_device != device) cudaSetDevice(caller_device);
   check_cuda(synced, "waiting for the device before giving cached memory back");
   check_cuda(trimmed, "giving gpusort's cached memory back");
 }
 
-// `bytes` from the current device's pool, in stream order. When the device has no room, the
-// pool gives back everything it keeps and the allocation is tried once more; a second failure
-// is the usual out-of-memory error, raised before any of the sort's work is enqueued. (Not
-// while `stream` is being captured into a graph: there the allocation belongs to the graph,
-// and waiting for the device is not allowed.)
+// `bytes` in stream order: the block kept for `stream` where it is large enough, else from the
+// current device's pool. When the device has no room, the pool gives back everything it keeps
+// (the kept blocks too) and the allocation is tried once more; a second failure is the usual
+// out-of-memory error, raised before any of the sort's work is enqueued. (Not while `stream`
+// is being captured into a graph: there the allocation belongs to the graph, and waiting for
+// the device is not allowed.)
 inline void* allocate_temporary(std::size_t bytes, cudaStream_t stream) {
   const int device = current_device();
+  const unsigned long long id = stream_id(stream);
+  if (may_keep_blocks(stream, id))
+    if (void* kept = kept_blocks_of(device).take(id, bytes, stream)) return kept;
   const cudaMemPool_t pool = temporary_pool(device);
   void* p = nullptr;
   cudaError_t status = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
@@ -82,6 +125,21 @@ inline void* allocate_temporary(std::size_t bytes, cudaStream_t stream) {
     throw_allocation_error(status, bytes);
   }
   return p;
+}
+
+// Takes back what allocate_temporary gave: kept for the stream's next sort, or freed in
+// stream order. Never throws (it runs from destructors).
+inline void deallocate_temporary(void* p, std::size_t bytes, cudaStream_t stream) noexcept {
+  const unsigned long long id = stream_id(stream);
+  int device = 0;
+  if (may_keep_blocks(stream, id) && cudaGetDevice(&device) == cudaSuccess) {
+    try {
+      kept_blocks_of(device).give_back(id, p, bytes, stream);
+      return;
+    } catch (...) {  // no table for the device (no host memory left): freed as before
+    }
+  }
+  cudaFreeAsync(p, stream);
 }
 
 }  // namespace gpusort::detail

@@ -1,7 +1,8 @@
 // gpusort's own memory pool (gpusort/memory.cuh): a policy without an allocator takes its
 // temporary storage from it; it keeps its memory across calls, serves several streams, threads
 // and devices, gives everything back on request, can be capped, and is never touched when the
-// policy has an allocator or by a user's default pool settings.
+// policy has an allocator or by a user's default pool settings. The block a sort gave back is
+// kept for the next sort on the same stream, and never lent to a sort on another.
 #include "../support/gpu.cuh"
 #include "../support/graphs.cuh"
 #include "../support/sort_checks.cuh"
@@ -32,6 +33,39 @@ class MemoryPool : public GpuTest {
     GpuTest::SetUp();
     if (IsSkipped()) return;
     gpusort::release_cached_memory();
+  }
+};
+
+// Bytes of gpusort's pool on the current device lent out right now: the storage of sorts in
+// flight and the blocks kept per stream.
+std::uint64_t pool_bytes_in_use() {
+  std::uint64_t used = 0;
+  GPUSORT_TEST_CUDA(cudaMemPoolGetAttribute(gpusort::detail::temporary_pool(gpusort::detail::current_device()),
+                                            cudaMemPoolAttrUsedMemCurrent, &used));
+  return used;
+}
+
+// n keys on the device, copied in on `stream`; sorted on it by `policy` later.
+struct stream_keys {
+  std::vector<std::uint32_t> host;
+  std::uint32_t* device = nullptr;
+
+  stream_keys(std::size_t n, std::uint64_t seed, cudaStream_t stream)
+      : host(make_keys<std::uint32_t>(n, distribution::uniform, seed)) {
+    GPUSORT_TEST_CUDA(cudaMalloc(&device, n * sizeof(std::uint32_t)));
+    GPUSORT_TEST_CUDA(cudaMemcpyAsync(device, host.data(), n * sizeof(std::uint32_t),
+                                      cudaMemcpyHostToDevice, stream));
+  }
+  ~stream_keys() { cudaFree(device); }
+  stream_keys(const stream_keys&) = delete;
+  stream_keys& operator=(const stream_keys&) = delete;
+
+  // After the device is idle.
+  bool sorted() const {
+    std::vector<std::uint32_t> back(host.size());
+    return cudaMemcpy(back.data(), device, back.size() * sizeof(std::uint32_t),
+                      cudaMemcpyDeviceToHost) == cudaSuccess &&
+           back == reference_sorted(host, false);
   }
 };
 
@@ -136,6 +170,109 @@ TEST_F(MemoryPool, ALimitOfZeroKeepsNothingAfterSynchronisation) {
   EXPECT_EQ(kept, 0u);
   expect_par_sorts(gpusort::par, pooled_n, 10);
   EXPECT_GT(gpusort::cached_memory_bytes(), 0u);
+}
+
+TEST_F(MemoryPool, KeepsASortsBlockForTheNextSortOnItsStream) {
+  cudaStream_t stream = nullptr;
+  GPUSORT_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  expect_par_sorts(gpusort::par.on(stream), pooled_n, 30);
+  const std::uint64_t kept = pool_bytes_in_use();
+  EXPECT_GE(kept, pooled_n * sizeof(std::uint32_t)) << "the sort's block was not kept";
+  const std::size_t mapped = gpusort::cached_memory_bytes();
+  for (std::uint64_t seed = 31; seed < 34; ++seed) {
+    expect_par_sorts(gpusort::par.on(stream), pooled_n - 1000 * (seed - 31), seed);
+    EXPECT_EQ(pool_bytes_in_use(), kept) << "a later sort on the stream took a new block";
+    EXPECT_EQ(gpusort::cached_memory_bytes(), mapped);
+  }
+  gpusort::release_cached_memory();
+  EXPECT_EQ(pool_bytes_in_use(), 0u) << "release_cached_memory left a kept block";
+  EXPECT_EQ(gpusort::cached_memory_bytes(), 0u);
+  GPUSORT_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_F(MemoryPool, KeepsNoBlockLargerThanItsBound) {
+  // The alternate key buffer alone is larger than a kept block may be.
+  const std::size_t n = gpusort::detail::kept_block_most_bytes / sizeof(std::uint32_t) + 4099;
+  expect_par_sorts(gpusort::par, n, 35);
+  GPUSORT_TEST_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(pool_bytes_in_use(), 0u);
+  EXPECT_GT(gpusort::cached_memory_bytes(), 0u) << "the pool still keeps it mapped";
+}
+
+// More streams than the table keeps blocks for, each sort larger than its stream's last one
+// (a kept block too small goes back on its stream), enqueued with no synchronisation between.
+TEST_F(MemoryPool, StreamsBeyondTheKeptBlocksAndGrowingSorts) {
+  constexpr int streams = gpusort::detail::kept_block_streams + 2;
+  std::vector<cudaStream_t> stream(streams);
+  for (auto& s : stream) GPUSORT_TEST_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::unique_ptr<stream_keys>> keys;
+    for (int i = 0; i < streams; ++i) {
+      const std::size_t n = (pooled_n >> (2 - round)) + 4801 * i + 3;
+      keys.push_back(std::make_unique<stream_keys>(n, 40 + 10 * round + i, stream[i]));
+      gpusort::sort(gpusort::par.on(stream[i]), keys[i]->device,
+                    keys[i]->device + keys[i]->host.size());
+    }
+    GPUSORT_TEST_CUDA(cudaDeviceSynchronize());
+    for (int i = 0; i < streams; ++i)
+      EXPECT_TRUE(keys[i]->sorted()) << "round " << round << " stream " << i;
+  }
+  for (auto& s : stream) GPUSORT_TEST_CUDA(cudaStreamDestroy(s));
+}
+
+// A destroyed stream's handle may come back for the next stream made, while the old stream's
+// sort still runs: its kept block must not be lent to the new stream's sort.
+TEST_F(MemoryPool, AStreamMadeAfterAnotherIsDestroyedGetsNoBlockInUse) {
+  constexpr int streams = 8;
+  std::vector<std::unique_ptr<stream_keys>> keys;
+  for (int i = 0; i < streams; ++i) {
+    cudaStream_t stream = nullptr;
+    GPUSORT_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    keys.push_back(std::make_unique<stream_keys>(2 * pooled_n + 97 * i, 60 + i, stream));
+    gpusort::sort(gpusort::par.on(stream), keys[i]->device, keys[i]->device + keys[i]->host.size());
+    GPUSORT_TEST_CUDA(cudaStreamDestroy(stream));  // its work goes on
+  }
+  GPUSORT_TEST_CUDA(cudaDeviceSynchronize());
+  for (int i = 0; i < streams; ++i) EXPECT_TRUE(keys[i]->sorted()) << "stream " << i;
+}
+
+// Every thread's per-thread default stream has the same handle; they are different streams.
+TEST_F(MemoryPool, TwoThreadsSortOnTheirOwnPerThreadStreams) {
+  const auto sort_many = [](int thread, std::vector<std::string>* failures) {
+    for (int call = 0; call < 10; ++call) {
+      const std::size_t n = (pooled_n >> (call % 3)) + 53 * call + thread;
+      stream_keys keys(n, 2000 * thread + call, cudaStreamPerThread);
+      try {
+        gpusort::sort(gpusort::par.on(cudaStreamPerThread), keys.device, keys.device + n);
+      } catch (const gpusort::error& e) {
+        failures->push_back(e.what());
+      }
+      if (cudaStreamSynchronize(cudaStreamPerThread) != cudaSuccess || !keys.sorted())
+        failures->push_back("thread " + std::to_string(thread) + " call " + std::to_string(call) +
+                            " (n " + std::to_string(n) + "): wrong result");
+    }
+  };
+  std::vector<std::string> failures_a, failures_b;
+  std::thread a(sort_many, 0, &failures_a), b(sort_many, 1, &failures_b);
+  a.join();
+  b.join();
+  for (const auto* failures : {&failures_a, &failures_b})
+    for (const std::string& failure : *failures) ADD_FAILURE() << failure;
+}
+
+TEST_F(MemoryPool, ALoweredLimitTakesBackABlockKeptBefore) {
+  cudaStream_t stream = nullptr;
+  GPUSORT_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  expect_par_sorts(gpusort::par.on(stream), pooled_n, 70);
+  ASSERT_GT(pool_bytes_in_use(), 0u);
+  gpusort::set_cached_memory_limit(0);
+  expect_par_sorts(gpusort::par.on(stream), pooled_n, 71);  // ends in a synchronisation
+  const std::uint64_t in_use = pool_bytes_in_use();
+  const std::size_t mapped = gpusort::cached_memory_bytes();
+  gpusort::set_cached_memory_limit(SIZE_MAX);
+  EXPECT_EQ(in_use, 0u);
+  EXPECT_EQ(mapped, 0u);
+  GPUSORT_TEST_CUDA(cudaStreamDestroy(stream));
 }
 
 // An allocator that counts what it hands out (cudaMalloc underneath, so it never touches a

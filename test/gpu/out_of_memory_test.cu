@@ -115,6 +115,34 @@ TEST_F(OutOfMemory, CachedMemoryIsGivenBackAndTheAllocationRetried) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
+// The block a sort on one stream gave back is kept for that stream (gpusort/detail/
+// kept_blocks.cuh). When a sort on another stream finds the device full, the kept block goes
+// back with the rest of the pool's memory before the retry: here the free memory alone is too
+// little for the sort, the free memory and the kept block are enough.
+TEST_F(OutOfMemory, KeptBlocksAreGivenBackAndTheAllocationRetried) {
+  const std::size_t kept_n = std::size_t(1) << 23;                     // about 34 MiB of storage
+  const std::size_t large_n = kept_n + (std::size_t(1) << 22) + 12345;  // about 50 MiB
+  cudaStream_t other = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+  const auto small_keys = make_keys<std::uint32_t>(kept_n, distribution::uniform, 80);
+  const auto large_keys = make_keys<std::uint32_t>(large_n, distribution::uniform, 81);
+  device_array<std::uint32_t> device_small(small_keys), device_large(large_keys);
+  gpusort::release_cached_memory();
+  gpusort::sort(gpusort::par.on(other), device_small.begin(), device_small.end());
+  ASSERT_EQ(cudaStreamSynchronize(other), cudaSuccess);
+  const std::size_t cached = gpusort::cached_memory_bytes();
+  ASSERT_GE(cached, kept_n * 4);
+  {
+    memory_hog hog(std::size_t(24) << 20, gpusort_cache::kept);
+    EXPECT_EQ(gpusort::cached_memory_bytes(), cached) << "the hog took gpusort's cache";
+    gpusort::sort(gpusort::par, device_large.begin(), device_large.end());
+    EXPECT_EQ(device_large.to_host(), reference_sorted(large_keys, false));
+  }
+  EXPECT_EQ(device_small.to_host(), reference_sorted(small_keys, false));
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(other), cudaSuccess);
+}
+
 TEST_F(OutOfMemory, ParFailsCleanly) {
   expect_out_of_memory_then_success("par", [](auto first, auto last, auto values) {
     gpusort::sort_by_key(gpusort::par, first, last, values);
