@@ -40,8 +40,8 @@ class MemoryPool : public GpuTest {
 // flight and the blocks kept per stream.
 std::uint64_t pool_bytes_in_use() {
   std::uint64_t used = 0;
-  GPUSORT_TEST_CUDA(cudaMemPoolGetAttribute(gpusort::detail::temporary_pool(gpusort::detail::current_device()),
-                                            cudaMemPoolAttrUsedMemCurrent, &used));
+  const cudaMemPool_t pool = gpusort::detail::temporary_pool(gpusort::detail::current_device());
+  EXPECT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), cudaSuccess);
   return used;
 }
 
@@ -52,9 +52,10 @@ struct stream_keys {
 
   stream_keys(std::size_t n, std::uint64_t seed, cudaStream_t stream)
       : host(make_keys<std::uint32_t>(n, distribution::uniform, seed)) {
-    GPUSORT_TEST_CUDA(cudaMalloc(&device, n * sizeof(std::uint32_t)));
-    GPUSORT_TEST_CUDA(cudaMemcpyAsync(device, host.data(), n * sizeof(std::uint32_t),
-                                      cudaMemcpyHostToDevice, stream));
+    EXPECT_EQ(cudaMalloc(&device, n * sizeof(std::uint32_t)), cudaSuccess);
+    EXPECT_EQ(cudaMemcpyAsync(device, host.data(), n * sizeof(std::uint32_t),
+                              cudaMemcpyHostToDevice, stream),
+              cudaSuccess);
   }
   ~stream_keys() { cudaFree(device); }
   stream_keys(const stream_keys&) = delete;
