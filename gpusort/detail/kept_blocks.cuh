@@ -59,6 +59,7 @@ class kept_blocks {
     for (slot& s : slots_)
       if (s.block == block) {
         s.lent = false;
+        s.given_back_as = given_back_++;
         if (kept_bytes_ > limit_) {  // the limit was lowered meanwhile
           release_(block, stream);
           forget(s);
@@ -72,16 +73,25 @@ class kept_blocks {
       release_(block, stream);
       return;
     }
-    *free_slot = slot{id, block, bytes, false};
+    *free_slot = slot{id, block, bytes, false, given_back_++};
     kept_bytes_ += bytes;
   }
 
-  // Gives every block not lent to a sort back to the pool. Only while the device is idle:
-  // the blocks' streams may be gone, so they are freed on the calling thread's default stream.
-  void release_all() noexcept {
+  // How many blocks have been given back so far: a mark for release_all.
+  unsigned long long given_back_count() noexcept {
+    std::lock_guard<std::mutex> guard(mutex_);
+    return given_back_;
+  }
+
+  // Gives back to the pool every block that was given back before `mark` (given_back_count()
+  // taken before the device went idle) and is not lent now. Their streams may be gone, so
+  // they are freed on the calling thread's default stream, which is safe only because the
+  // work that used them has finished; a block given back since (by a sort on another thread,
+  // its work perhaps still running) stays.
+  void release_all(unsigned long long mark) noexcept {
     std::lock_guard<std::mutex> guard(mutex_);
     for (slot& s : slots_)
-      if (s.block != nullptr && !s.lent) {
+      if (s.block != nullptr && !s.lent && s.given_back_as < mark) {
         release_(s.block, nullptr);
         forget(s);
       }
@@ -98,6 +108,7 @@ class kept_blocks {
     void* block;  // null: an unused slot
     std::size_t bytes;
     bool lent;
+    unsigned long long given_back_as;  // the give_back that left it here
   };
 
   slot* slot_of_stream(unsigned long long id) {
@@ -119,6 +130,7 @@ class kept_blocks {
   std::mutex mutex_;
   slot slots_[kept_block_streams]{};
   std::size_t kept_bytes_ = 0;
+  unsigned long long given_back_ = 0;
   std::size_t limit_ = SIZE_MAX;
 };
 

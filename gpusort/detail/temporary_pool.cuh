@@ -90,9 +90,11 @@ inline std::uint64_t pool_attribute(cudaMemPool_t pool, cudaMemPoolAttr which) {
 inline void trim_temporary_pool(int device, cudaMemPool_t pool, std::size_t keep) {
   const int caller_device = current_device();
   if (caller_device != device) check_cuda(cudaSetDevice(device), "selecting a device");
+  kept_blocks& kept = kept_blocks_of(device);
+  const unsigned long long mark = kept.given_back_count();  // blocks whose work the wait covers
   cudaError_t synced = cudaDeviceSynchronize();
   if (synced == cudaSuccess) {
-    kept_blocks_of(device).release_all();
+    kept.release_all(mark);
     synced = cudaDeviceSynchronize();  // the frees release_all enqueued
   }
   const cudaError_t trimmed = cudaMemPoolTrimTo(pool, keep);

@@ -83,11 +83,25 @@ TEST_F(KeptBlocks, ReleaseAllGivesBackEveryBlockNotLent) {
   table.give_back(1, block(0), 1000, stream(0));
   table.give_back(2, block(1), 1000, stream(1));
   ASSERT_EQ(table.take(2, 1000, stream(1)), block(1));
-  table.release_all();
+  table.release_all(table.given_back_count());
   EXPECT_EQ(released, (std::vector<release>{{block(0), nullptr}}));
   EXPECT_EQ(table.take(1, 1000, stream(0)), nullptr);
   table.give_back(2, block(1), 1000, stream(1));  // the lent one comes back and stays
   EXPECT_EQ(table.take(2, 1000, stream(1)), block(1));
+}
+
+// A block given back after the mark was taken (another thread's sort, its work perhaps still
+// running when the device was found idle) is not freed on the default stream.
+TEST_F(KeptBlocks, ReleaseAllLeavesBlocksGivenBackAfterItsMark) {
+  table.give_back(1, block(0), 1000, stream(0));
+  ASSERT_EQ(table.take(1, 1000, stream(0)), block(0));
+  const unsigned long long mark = table.given_back_count();
+  table.give_back(1, block(0), 1000, stream(0));
+  table.give_back(2, block(1), 1000, stream(1));
+  table.release_all(mark);
+  EXPECT_TRUE(released.empty());
+  table.release_all(table.given_back_count());
+  EXPECT_EQ(released, (std::vector<release>{{block(0), nullptr}, {block(1), nullptr}}));
 }
 
 }  // namespace
