@@ -70,6 +70,32 @@ struct stream_keys {
   }
 };
 
+// Sorts n keys on `stream` and waits for it; a failure is recorded as `what` (for threads,
+// where the test's assertions cannot run).
+void sort_and_check(cudaStream_t stream, std::size_t n, std::uint64_t seed, const std::string& what,
+                    std::vector<std::string>* failures) {
+  stream_keys keys(n, seed, stream);
+  try {
+    gpusort::sort(gpusort::par.on(stream), keys.device, keys.device + n);
+  } catch (const gpusort::error& e) {
+    failures->push_back(what + ": " + e.what());
+    return;
+  }
+  if (cudaStreamSynchronize(stream) != cudaSuccess || !keys.sorted())
+    failures->push_back(what + " (n " + std::to_string(n) + "): wrong result");
+}
+
+// Runs work(thread, failures) on two host threads at once; each failure recorded fails the test.
+template <class Work>
+void on_two_threads(Work work) {
+  std::vector<std::string> failures_a, failures_b;
+  std::thread a(work, 0, &failures_a), b(work, 1, &failures_b);
+  a.join();
+  b.join();
+  for (const auto* failures : {&failures_a, &failures_b})
+    for (const std::string& failure : *failures) ADD_FAILURE() << failure;
+}
+
 template <class Policy>
 void expect_par_sorts(const Policy& policy, std::size_t n, std::uint64_t seed) {
   const auto keys = make_keys<std::uint32_t>(n, distribution::uniform, seed);
@@ -115,43 +141,18 @@ TEST_F(MemoryPool, ServesSeveralStreamsAtOnce) {
 }
 
 TEST_F(MemoryPool, TwoHostThreadsSortOnTwoStreamsAtOnce) {
-  const auto sort_many = [](int thread, std::vector<std::string>* failures) {
+  on_two_threads([](int thread, std::vector<std::string>* failures) {
     cudaStream_t stream = nullptr;
     if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
       failures->push_back("thread " + std::to_string(thread) + ": no stream");
       return;
     }
-    for (int call = 0; call < 12; ++call) {
-      const std::size_t n = (pooled_n >> (call % 3)) + 31 * call + thread;
-      const auto keys = make_keys<std::uint32_t>(n, distribution::uniform, 1000 * thread + call);
-      std::uint32_t* device_keys = nullptr;
-      std::vector<std::uint32_t> sorted(n);
-      const bool copied =
-          cudaMalloc(&device_keys, n * sizeof(std::uint32_t)) == cudaSuccess &&
-          cudaMemcpyAsync(device_keys, keys.data(), n * sizeof(std::uint32_t),
-                          cudaMemcpyHostToDevice, stream) == cudaSuccess;
-      try {
-        if (copied) gpusort::sort(gpusort::par.on(stream), device_keys, device_keys + n);
-      } catch (const gpusort::error& e) {
-        failures->push_back(e.what());
-      }
-      const bool back = copied &&
-                        cudaMemcpyAsync(sorted.data(), device_keys, n * sizeof(std::uint32_t),
-                                        cudaMemcpyDeviceToHost, stream) == cudaSuccess &&
-                        cudaStreamSynchronize(stream) == cudaSuccess;
-      cudaFree(device_keys);
-      if (!back || sorted != reference_sorted(keys, false))
-        failures->push_back("thread " + std::to_string(thread) + " call " + std::to_string(call) +
-                            " (n " + std::to_string(n) + "): wrong result");
-    }
+    for (int call = 0; call < 12; ++call)
+      sort_and_check(stream, (pooled_n >> (call % 3)) + 31 * call + thread, 1000 * thread + call,
+                     "thread " + std::to_string(thread) + " call " + std::to_string(call),
+                     failures);
     cudaStreamDestroy(stream);
-  };
-  std::vector<std::string> failures_a, failures_b;
-  std::thread a(sort_many, 0, &failures_a), b(sort_many, 1, &failures_b);
-  a.join();
-  b.join();
-  for (const auto* failures : {&failures_a, &failures_b})
-    for (const std::string& failure : *failures) ADD_FAILURE() << failure;
+  });
 }
 
 TEST_F(MemoryPool, ReleaseGivesEverythingBack) {
@@ -239,26 +240,13 @@ TEST_F(MemoryPool, AStreamMadeAfterAnotherIsDestroyedGetsNoBlockInUse) {
 
 // Every thread's per-thread default stream has the same handle; they are different streams.
 TEST_F(MemoryPool, TwoThreadsSortOnTheirOwnPerThreadStreams) {
-  const auto sort_many = [](int thread, std::vector<std::string>* failures) {
-    for (int call = 0; call < 10; ++call) {
-      const std::size_t n = (pooled_n >> (call % 3)) + 53 * call + thread;
-      stream_keys keys(n, 2000 * thread + call, cudaStreamPerThread);
-      try {
-        gpusort::sort(gpusort::par.on(cudaStreamPerThread), keys.device, keys.device + n);
-      } catch (const gpusort::error& e) {
-        failures->push_back(e.what());
-      }
-      if (cudaStreamSynchronize(cudaStreamPerThread) != cudaSuccess || !keys.sorted())
-        failures->push_back("thread " + std::to_string(thread) + " call " + std::to_string(call) +
-                            " (n " + std::to_string(n) + "): wrong result");
-    }
-  };
-  std::vector<std::string> failures_a, failures_b;
-  std::thread a(sort_many, 0, &failures_a), b(sort_many, 1, &failures_b);
-  a.join();
-  b.join();
-  for (const auto* failures : {&failures_a, &failures_b})
-    for (const std::string& failure : *failures) ADD_FAILURE() << failure;
+  on_two_threads([](int thread, std::vector<std::string>* failures) {
+    for (int call = 0; call < 10; ++call)
+      sort_and_check(cudaStreamPerThread, (pooled_n >> (call % 3)) + 53 * call + thread,
+                     2000 * thread + call,
+                     "thread " + std::to_string(thread) + " call " + std::to_string(call),
+                     failures);
+  });
 }
 
 TEST_F(MemoryPool, ALoweredLimitTakesBackABlockKeptBefore) {
