@@ -55,27 +55,23 @@ inline kept_blocks& kept_blocks_of(int device) {
   return *kept_blocks_per_device().get(device, [](int) { return new kept_blocks; });
 }
 
-// The id CUDA gives `stream` (unique in the process); 0 where it cannot say.
-inline unsigned long long stream_id(cudaStream_t stream) noexcept {
-  unsigned long long id = 0;
-  if (cudaStreamGetId(stream, &id) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return id;
-}
-
-// Whether a block of a sort on `stream` may come from, or go to, the kept blocks: not while
-// the stream is captured into a graph (there the allocation belongs to the graph, and a kept
-// block would be shared between the graph's launches and later sorts), and not where CUDA
-// cannot name the stream.
-inline bool may_keep_blocks(cudaStream_t stream, unsigned long long id) noexcept {
+// Whether a block of a sort on `stream` may come from, or go to, the kept blocks, and if so
+// the id CUDA gives the stream (unique in the process) in *id. Not while the stream is
+// captured into a graph: there the allocation belongs to the graph, a kept block would be
+// shared between the graph's launches and later sorts, and cudaStreamGetId would end the
+// capture (so it is asked only after cudaStreamIsCapturing). Not where CUDA cannot say.
+inline bool keeps_blocks_for(cudaStream_t stream, unsigned long long* id) noexcept {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
     cudaGetLastError();
     return false;
   }
-  return id != 0 && status == cudaStreamCaptureStatusNone;
+  if (status != cudaStreamCaptureStatusNone) return false;
+  if (cudaStreamGetId(stream, id) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return true;
 }
 
 inline std::uint64_t pool_attribute(cudaMemPool_t pool, cudaMemPoolAttr which) {
@@ -111,8 +107,8 @@ inline void trim_temporary_pool(int device, cudaMemPool_t pool, std::size_t keep
 // the device is not allowed.)
 inline void* allocate_temporary(std::size_t bytes, cudaStream_t stream) {
   const int device = current_device();
-  const unsigned long long id = stream_id(stream);
-  if (may_keep_blocks(stream, id))
+  unsigned long long id = 0;
+  if (keeps_blocks_for(stream, &id))
     if (void* kept = kept_blocks_of(device).take(id, bytes, stream)) return kept;
   const cudaMemPool_t pool = temporary_pool(device);
   void* p = nullptr;
@@ -132,9 +128,9 @@ inline void* allocate_temporary(std::size_t bytes, cudaStream_t stream) {
 // Takes back what allocate_temporary gave: kept for the stream's next sort, or freed in
 // stream order. Never throws (it runs from destructors).
 inline void deallocate_temporary(void* p, std::size_t bytes, cudaStream_t stream) noexcept {
-  const unsigned long long id = stream_id(stream);
+  unsigned long long id = 0;
   int device = 0;
-  if (may_keep_blocks(stream, id) && cudaGetDevice(&device) == cudaSuccess) {
+  if (keeps_blocks_for(stream, &id) && cudaGetDevice(&device) == cudaSuccess) {
     try {
       kept_blocks_of(device).give_back(id, p, bytes, stream);
       return;
