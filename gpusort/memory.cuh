@@ -30,9 +30,9 @@ inline std::size_t cached_memory_bytes(int device = -1) {
 }
 
 // Gives back to the device everything the pools keep beyond the storage of sorts still in
-// flight, on every device where gpusort made one, the blocks kept per stream included. Waits for the work on each such device first
-// (as cudaDeviceSynchronize), so that storage whose stream-ordered release is pending is
-// given back too. The current device is left as it was.
+// flight, on every device where gpusort made one, the blocks kept per stream included. Waits
+// for the work on each such device first (as cudaDeviceSynchronize), so that storage whose
+// stream-ordered release is pending is given back too. The current device is left as it was.
 inline void release_cached_memory() {
   auto& pools = detail::temporary_pools();
   for (int device = 0; device < pools.device_count(); ++device)

@@ -27,7 +27,9 @@ void record(void* block, cudaStream_t stream) { released.push_back({block, strea
 
 // Distinct fake addresses and stream handles (never dereferenced).
 void* block(int i) { return reinterpret_cast<void*>(std::uintptr_t(0x10000) * (i + 1)); }
-cudaStream_t stream(int i) { return reinterpret_cast<cudaStream_t>(std::uintptr_t(0x100) * (i + 1)); }
+cudaStream_t stream(int i) {
+  return reinterpret_cast<cudaStream_t>(std::uintptr_t(0x100) * (i + 1));
+}
 
 class KeptBlocks : public ::testing::Test {
  protected:
@@ -41,7 +43,8 @@ TEST_F(KeptBlocks, AStreamsNextSortGetsTheBlockItGaveBack) {
   EXPECT_TRUE(released.empty());
   EXPECT_EQ(table.take(8, 1000, stream(1)), nullptr) << "another stream's block";
   EXPECT_EQ(table.take(7, 600, stream(0)), block(0)) << "smaller sorts take it too";
-  EXPECT_EQ(table.take(7, 600, stream(0)), nullptr) << "lent: a second sort on the stream meanwhile";
+  EXPECT_EQ(table.take(7, 600, stream(0)), nullptr)
+      << "lent: a second sort on the stream meanwhile";
   table.give_back(7, block(1), 600, stream(0));  // that sort's own block: the stream has one
   EXPECT_EQ(released, (std::vector<release>{{block(1), stream(0)}}));
   table.give_back(7, block(0), 600, stream(0));
