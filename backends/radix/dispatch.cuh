@@ -11,6 +11,7 @@
 #include "../common/kernel_setup.cuh"
 #include "../common/resident_grid.cuh"
 #include "counting_sort.cuh"
+#include "first_pass_count.cuh"
 #include "kernels.cuh"
 #include "large_input_tile.cuh"
 
@@ -144,6 +145,17 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
       small_histogram ? multiprocessors * Tuning::knobs.histogram_small_blocks_per_sm
                       : streaming_blocks;
   const unsigned long long bucket_capacity = portions == 1 ? buckets.capacity : 0;
+  unsigned int* const blocks_done = tile_counters + portions * shape::passes;
+  unsigned int* const canonical_keys = blocks_done + 1;
+  // Launch 0, the first pass, may count every pass's digits itself where all its tiles are
+  // resident at once (first_pass_count.cuh); else the up-front histogram kernel counts.
+  bool first_pass_counted = false;
+  if constexpr (may_count_in_first_pass<Tuning>)
+    if (portions == 1 && bucket_capacity == 0 && gate == nullptr)
+      first_pass_counted = launch_count_in_first_pass<Tuning>(
+          keys, alternate_keys, values, alternate_values, n, flip, histograms, canonical_keys,
+          plan, digit_starts, status, status + status_words,
+          shape::passes > 1 ? tiles_of_portion(0) : 0, stream);
   const auto count_all = [&](auto lane_columns) {
     constexpr bool columns = decltype(lane_columns)::value;
     constexpr auto kernel = count_all_digits<Tuning, Key, columns>;
@@ -154,22 +166,25 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
         "radix sort: allowing the histogram's lane columns their shared memory");
     const unsigned blocks = resident_grid<kernel, threads, dynamic_shared_bytes<counters_t>>(
         std::size_t(histogram_grid));
-    kernel<<<blocks, threads, shared_bytes, stream>>>(
-        keys, n, flip, histograms, tile_counters + portions * shape::passes,
-        tile_counters + portions * shape::passes + 1, bucket_capacity, plan, digit_starts, gate);
+    kernel<<<blocks, threads, shared_bytes, stream>>>(keys, n, flip, histograms, blocks_done,
+                                                      canonical_keys, bucket_capacity, plan,
+                                                      digit_starts, gate);
   };
-  if constexpr (may_count_in_lane_columns<Tuning, Key>) {
-    // Not with the small grid: its two blocks of block_threads per SM were tuned for the
-    // rows, and the columns' one block per SM measured within 1 % either way there (H200,
-    // 2^22: u32 -0.8 %, u64 +0.7 %, pairs +0.5 to +0.7 %).
-    if (!small_histogram && counts_in_lane_columns<Tuning, Key>())
-      count_all(std::true_type{});
-    else
+  const auto count_up_front = [&] {
+    if constexpr (may_count_in_lane_columns<Tuning, Key>) {
+      // Not with the small grid: its two blocks of block_threads per SM were tuned for the
+      // rows, and the columns' one block per SM measured within 1 % either way there (H200,
+      // 2^22: u32 -0.8 %, u64 +0.7 %, pairs +0.5 to +0.7 %).
+      if (!small_histogram && counts_in_lane_columns<Tuning, Key>())
+        count_all(std::true_type{});
+      else
+        count_all(std::false_type{});
+    } else {
       count_all(std::false_type{});
-  } else {
-    count_all(std::false_type{});
-  }
-  detail::check_launch("radix sort: count_all_digits");
+    }
+    detail::check_launch("radix sort: count_all_digits");
+  };
+  if (!first_pass_counted) count_up_front();
   if (gate != nullptr) {
     close_plan_unless<<<1, 1, 0, stream>>>(plan, gate);
     detail::check_launch("radix sort: close_plan_unless");
@@ -184,7 +199,7 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
   // Launch l (pass l / portions, portion l % portions) uses look-back table l % 2 and clears
   // the other for launch l + 1.
   const std::size_t launches = shape::passes * portions;
-  for (std::size_t launch = 0; launch < launches; ++launch) {
+  for (std::size_t launch = first_pass_counted ? 1 : 0; launch < launches; ++launch) {
     const int pass = int(launch / portions);
     const std::size_t p = launch % portions;
     const std::size_t begin = p * portion;

@@ -384,6 +384,14 @@ struct onesweep_tile {
     Key tile_keys[holds_keys<SortBits> ? items : 1];
     bits_type tile_bits[items];
     load_tile<FullTile, SortBits>(tile_keys, tile_bits);
+    rank_and_scatter<FullTile, SortBits>(tile_keys, tile_bits);
+  }
+
+  // The tile's steps after its load (the first pass that counts runs its own load and count
+  // before them: first_pass_count.cuh).
+  template <bool FullTile, bool SortBits>
+  __device__ __forceinline__ void rank_and_scatter(
+      const Key (&tile_keys)[holds_keys<SortBits> ? items : 1], bits_type (&tile_bits)[items]) {
     int counts[bins_per_thread];
     int ranks[items];
     int digit_prefix[bins_per_thread];

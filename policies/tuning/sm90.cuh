@@ -161,6 +161,7 @@ constexpr radix_knobs onesweep_tiles_sm90(int threads, int items, int blocks) {
   k.onesweep_blocks_per_multiprocessor = blocks;
   k.onesweep_blocks_per_multiprocessor_with_values = blocks;
   k.look_back_width_with_values = k.look_back_width;
+  k.count_in_first_pass = true;  // (one wave of these tiles at the sizes they run)
   k.large_input_items_per_thread = 0;  // (the 384-thread tiles', for large sizes)
   k.large_input_items_per_thread_with_values = 0;
   return k;
