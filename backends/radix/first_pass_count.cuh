@@ -15,7 +15,6 @@
 #include "../common/block_shared.cuh"
 #include "../common/dependent_launch.cuh"
 #include "../common/kernel_setup.cuh"
-#include "../common/launch_bounds.cuh"
 #include "../common/resident_grid.cuh"
 #include "digit_counters.cuh"
 #include "kernels.cuh"
@@ -176,9 +175,7 @@ struct counting_first_tile {
 // tile's predecessors make progress, which is all the look-back needs.
 template <class Tuning, class Key, class Value>
 __global__ void __launch_bounds__(Tuning::knobs.block_threads,
-                                  min_blocks_per_multiprocessor(
-                                      radix_shape<Tuning, Key, Value>::onesweep_blocks,
-                                      Tuning::knobs.block_threads))
+                                  onesweep_min_blocks<Tuning, Key, Value>)
     count_in_first_pass(Key* keys, Key* alternate_keys, Value* values, Value* alternate_values,
                         int n, typename radix_shape<Tuning, Key>::bits_type flip,
                         unsigned long long* histograms /* [passes][digits], zeroed */,
@@ -191,9 +188,7 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
   using tile_t = typename first_tile_t::tile_t;
   using shape = typename tile_t::shape;
   auto& shared = block_shared<typename first_tile_t::storage_t>();
-  for (int row = blockIdx.x; row < next_tiles; row += gridDim.x)
-    for (int d = threadIdx.x; d < shape::digits; d += blockDim.x)
-      next_status[std::size_t(row) * shape::digits + d] = 0;
+  clear_next_look_back_table(next_status, next_tiles, shape::digits);
   shared.counting.counters.clear();
   __syncthreads();
 

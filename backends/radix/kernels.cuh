@@ -572,13 +572,27 @@ struct onesweep_tile {
   }
 };
 
+// The register budget of a kernel that runs one-sweep tiles: at least the shape's
+// onesweep_blocks resident per SM.
+template <class Tuning, class Key, class Value>
+inline constexpr int onesweep_min_blocks = min_blocks_per_multiprocessor(
+    radix_shape<Tuning, Key, Value>::onesweep_blocks, Tuning::knobs.block_threads);
+
+// Zeroes the next launch's look-back table (`rows` tiles of `digits`), the blocks of this
+// launch sharing the rows: the table was the previous launch's, and clearing it here saves a
+// memset between the launches.
+__device__ __forceinline__ void clear_next_look_back_table(std::uint32_t* next_status, int rows,
+                                                           int digits) {
+  for (int row = blockIdx.x; row < rows; row += gridDim.x)
+    for (int d = threadIdx.x; d < digits; d += blockDim.x)
+      next_status[std::size_t(row) * digits + d] = 0;
+}
+
 // One pass over one portion, one tile per block. Tiles are numbered in the order blocks start
 // (a counter, not blockIdx), which the look-back's progress guarantee needs.
 template <class Tuning, class Key, class Value>
 __global__ void __launch_bounds__(Tuning::knobs.block_threads,
-                                  min_blocks_per_multiprocessor(
-                                      radix_shape<Tuning, Key, Value>::onesweep_blocks,
-                                      Tuning::knobs.block_threads))
+                                  onesweep_min_blocks<Tuning, Key, Value>)
     onesweep_pass(Key* keys, Key* alternate_keys, Value* values, Value* alternate_values,
                   std::size_t portion_begin, int portion_items,
                   typename radix_shape<Tuning, Key>::bits_type flip, int pass,
@@ -607,11 +621,7 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
   const bool canonical_digits = plan->canonical_digits;
   const bool in_buckets = plan->msd_pass != 0;
 
-  // The next launch's look-back table was the previous launch's: clear it here rather than
-  // in a memset between the launches (even when this pass is skipped).
-  for (int row = blockIdx.x; row < next_tiles; row += gridDim.x)
-    for (int d = threadIdx.x; d < shape::digits; d += blockDim.x)
-      next_status[std::size_t(row) * shape::digits + d] = 0;
+  clear_next_look_back_table(next_status, next_tiles, shape::digits);  // (skipped pass too)
   if (in_buckets) let_next_kernel_start();
 
   if (skip) return;
