@@ -62,6 +62,9 @@ struct first_pass_storage {
     counting_storage counting;
   };
   std::size_t starts[shape::digits];
+  unsigned long long one_digit_passes;  // bit p: every key has one digit in pass p
+  bool first_pass_runs;                 // the plan does not skip pass 0
+  static_assert(shape::passes <= 64, "a bit per pass");
 };
 
 // The plan, by one block, called rather than inlined: its registers would otherwise count
@@ -148,16 +151,34 @@ struct counting_first_tile {
     shared.counting.counters.add_to(histograms);
   }
 
-  // Pass 0's digit starts into shared memory (a thread per digit); false where every key has
-  // one digit there, so that the plan skips pass 0 (every block agrees).
+  // Pass 0's digit starts into shared memory (a thread per digit); false where the plan skips
+  // pass 0 (every key has one digit there and no copy of it is needed: plan_passes), which
+  // every block works out from every pass's counts, as the planning block does.
   __device__ __forceinline__ bool scan_first_pass_starts() {
     const int d = int(threadIdx.x);
-    // __ldcg: the other blocks' atomics are in L2, not in this SM's L1.
-    const unsigned long long count = d < shape::digits ? __ldcg(&histograms[d]) : 0;
+    unsigned long long first_pass_count = 0;
+    unsigned long long one_digit = 0;  // bit p: every key has this thread's digit in pass p
+#pragma unroll
+    for (int p = 0; p < shape::passes; ++p) {
+      // __ldcg: the other blocks' atomics are in L2, not in this SM's L1.
+      const unsigned long long count =
+          d < shape::digits ? __ldcg(&histograms[p * shape::digits + d]) : 0;
+      if (p == 0) first_pass_count = count;
+      if (count == (unsigned long long)(n)) one_digit |= 1ull << p;
+    }
+    if (one_digit != 0) atomicOr(&shared.one_digit_passes, one_digit);
     unsigned long long start = 0;
-    typename storage_t::scan_t(shared.counting.scan).ExclusiveSum(count, start);
+    typename storage_t::scan_t(shared.counting.scan).ExclusiveSum(first_pass_count, start);
     if (d < shape::digits) shared.starts[d] = std::size_t(start);
-    return !__syncthreads_or(count == (unsigned long long)(n));
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      bool single_digit[shape::passes];
+      for (int p = 0; p < shape::passes; ++p)
+        single_digit[p] = (shared.one_digit_passes >> p) & 1u;
+      shared.first_pass_runs = !plan_passes(single_digit, shape::passes).skip[0];
+    }
+    __syncthreads();
+    return shared.first_pass_runs;
   }
 
   // Where some key's sort bits differ from its encoding: every tile's digits from sort bits.
@@ -190,6 +211,7 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
   auto& shared = block_shared<typename first_tile_t::storage_t>();
   clear_next_look_back_table(next_status, next_tiles, shape::digits);
   shared.counting.counters.clear();
+  if (threadIdx.x == 0) shared.one_digit_passes = 0;
   __syncthreads();
 
   tile_t tile{shared.tile,

@@ -3,8 +3,8 @@
 // at once and not past that; then std::stable_sort's result at every edge size (all of them
 // one wave of the mid and small tiles), every distribution (all_equal: every pass one digit;
 // float_specials: -0.0 and NaNs, so that every tile switches to sort bits after the barrier)
-// and both orders, keys and pairs; pass 0 alone with one digit (skipped by the plan the
-// first pass writes); and eight sorts of one wave at once on eight streams, each a grid that
+// and both orders, keys and pairs; pass 0 with one digit, run as a copy or skipped as the
+// plan says; and eight sorts of one wave at once on eight streams, each a grid that
 // waits at a barrier for all its blocks. (graph_capture_test.cu captures par at 2^20, this
 // kernel's cooperative launch.)
 #include "../support/device_checks.cuh"
@@ -81,22 +81,29 @@ TEST_F(RadixFirstPassCount, SmallTilesMatchStdStableSort) {
   sweep_pairs<std::uint32_t>(gpusort::radix_policy<small_tiles>{});
 }
 
-// Every key with the same lowest byte: the first pass finds one digit, and the plan it
-// writes skips it (the later passes then read the user's buffer first).
-TEST_F(RadixFirstPassCount, APassZeroOfOneDigitIsSkipped) {
+// Every key with the same lowest byte: the first pass finds one digit there. With three
+// passes moving the keys, the plan runs it anyway as a copy (so that the result ends in the
+// user's buffer); with the top byte the same too, two move and the plan skips it. Every block
+// of the first pass must do as that plan says.
+TEST_F(RadixFirstPassCount, APassZeroOfOneDigitRunsAsThePlanSays) {
   for (std::size_t n : capped({tile_items<mid_tiles> + 1, (std::size_t(1) << 20) + 3}))
-    for (bool descending : {false, true}) {
-      SCOPED_TRACE("n " + std::to_string(n) + (descending ? ", descending" : ", ascending"));
-      std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(n, distribution::uniform, n);
-      for (std::uint32_t& key : keys) key = (key & ~0xffu) | 0x5a;
-      if (descending)
-        expect_sorts_pairs_by<true>(gpusort::radix_policy<mid_tiles>{}, keys,
-                                    gpusort::greater<>{}, reference_order<std::uint32_t>{true},
-                                    guarantee::stable);
-      else
-        expect_sorts_keys_by<false>(gpusort::radix_policy<mid_tiles>{}, keys, gpusort::less<>{},
-                                    reference_order<std::uint32_t>{false}, guarantee::stable);
-    }
+    for (bool top_byte_too : {false, true})
+      for (bool descending : {false, true}) {
+        SCOPED_TRACE("n " + std::to_string(n) +
+                     (top_byte_too ? ", lowest and top byte" : ", lowest byte") +
+                     (descending ? ", descending" : ", ascending"));
+        std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(n, distribution::uniform, n);
+        for (std::uint32_t& key : keys)
+          key = top_byte_too ? (key & 0x00ffff00u) | 0x9100005au : (key & ~0xffu) | 0x5au;
+        if (descending)
+          expect_sorts_pairs_by<true>(gpusort::radix_policy<mid_tiles>{}, keys,
+                                      gpusort::greater<>{}, reference_order<std::uint32_t>{true},
+                                      guarantee::stable);
+        else
+          expect_sorts_keys_by<false>(gpusort::radix_policy<mid_tiles>{}, keys,
+                                      gpusort::less<>{}, reference_order<std::uint32_t>{false},
+                                      guarantee::stable);
+      }
 }
 
 // Eight sorts of one wave each, enqueued on eight streams before any is waited for, three
