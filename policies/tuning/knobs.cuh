@@ -113,7 +113,7 @@ struct radix_knobs {
   int histogram_lane_column_threads = 0;
   // both: where every tile of a one-portion sort is resident at once, the first pass counts
   // every pass's digits from the keys it holds, in place of the up-front histogram kernel
-  // (backends/radix/first_pass_count.cuh; not for floats)
+  // (backends/radix/first_pass_count.cuh)
   bool count_in_first_pass = false;
   std::size_t max_portion_keys = 0;    // both: keys per launch of a pass (at most 2^30 - 1)
   // both, the sort by buckets only (backends/radix/msd_buckets.cuh): each bucket's cluster
