@@ -123,7 +123,9 @@ struct counting_first_tile {
   }
 
   // Key i of the tile (a cache hit: the load just read it).
-  __device__ __forceinline__ Key key_at(int i) const { return tile.key_source[tile.tile.begin + i]; }
+  __device__ __forceinline__ Key key_at(int i) const {
+    return tile.key_source[tile.tile.begin + i];
+  }
 
   // The tile's digits of every pass into the histograms (padding past a short tile's end left
   // out), from the keys' sort bits; floats also say whether any key's differ from its encoding.
