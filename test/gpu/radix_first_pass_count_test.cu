@@ -32,9 +32,8 @@ static_assert(radix::may_count_in_first_pass<mid_tiles> &&
               radix::may_count_in_first_pass<small_tiles>);
 static_assert(!radix::may_count_in_first_pass<radix_tuning_sm90>);
 
-template <class Tuning>
-constexpr std::size_t tile_items = std::size_t(Tuning::knobs.block_threads) *
-                                   Tuning::knobs.items_per_thread;
+template <class Key, class Value = no_values>
+constexpr std::size_t mid_tile_items = radix::radix_shape<mid_tiles, Key, Value>::tile_items;
 
 class RadixFirstPassCount : public GpuTest {};
 
@@ -43,7 +42,7 @@ class RadixFirstPassCount : public GpuTest {};
 TEST_F(RadixFirstPassCount, TakenWhereEveryTileIsResident) {
   const std::size_t most = std::size_t(device_attribute(cudaDevAttrMultiProcessorCount)) *
                            mid_tiles::knobs.onesweep_blocks_per_multiprocessor;
-  const std::size_t tile = tile_items<mid_tiles>;
+  const std::size_t tile = mid_tile_items<std::uint32_t>;
   EXPECT_EQ((radix::first_pass_counting_grid<mid_tiles, std::uint32_t, no_values>(1)), 1u);
   EXPECT_EQ((radix::first_pass_counting_grid<mid_tiles, std::uint32_t, no_values>(
                 tile * (most + 1))),
@@ -52,7 +51,9 @@ TEST_F(RadixFirstPassCount, TakenWhereEveryTileIsResident) {
     EXPECT_EQ((radix::first_pass_counting_grid<mid_tiles, std::uint32_t, no_values>(
                   tile * most)),
               most);
-    EXPECT_EQ((radix::first_pass_counting_grid<mid_tiles, float, std::uint32_t>(tile * 100 + 1)),
+    const std::size_t pairs_tile = mid_tile_items<float, std::uint32_t>;
+    EXPECT_EQ((radix::first_pass_counting_grid<mid_tiles, float, std::uint32_t>(
+                  pairs_tile * 100 + 1)),
               101u);
   }
 }
@@ -86,7 +87,8 @@ TEST_F(RadixFirstPassCount, SmallTilesMatchStdStableSort) {
 // user's buffer); with the top byte the same too, two move and the plan skips it. Every block
 // of the first pass must do as that plan says.
 TEST_F(RadixFirstPassCount, APassZeroOfOneDigitRunsAsThePlanSays) {
-  for (std::size_t n : capped({tile_items<mid_tiles> + 1, (std::size_t(1) << 20) + 3}))
+  const std::size_t tile = mid_tile_items<std::uint32_t>;
+  for (std::size_t n : capped({tile + 1, (std::size_t(1) << 20) + 3}))
     for (bool top_byte_too : {false, true})
       for (bool descending : {false, true}) {
         SCOPED_TRACE("n " + std::to_string(n) +
