@@ -154,29 +154,37 @@ struct counting_first_tile {
   }
 
   // Pass 0's digit starts into shared memory (a thread per digit); false where the plan skips
-  // pass 0 (every key has one digit there and no copy of it is needed: plan_passes), which
-  // every block works out from every pass's counts, as the planning block does.
+  // pass 0. Only a pass 0 of one digit may be skipped, so the other passes' counts are read
+  // only then (read always, they cost keys-only sorts 2-5 %: bench/results/NOTES.md).
   __device__ __forceinline__ bool scan_first_pass_starts() {
     const int d = int(threadIdx.x);
-    unsigned long long first_pass_count = 0;
-    unsigned long long one_digit = 0;  // bit p: every key has this thread's digit in pass p
-#pragma unroll
-    for (int p = 0; p < shape::passes; ++p) {
-      // __ldcg: the other blocks' atomics are in L2, not in this SM's L1.
-      const unsigned long long count =
-          d < shape::digits ? __ldcg(&histograms[p * shape::digits + d]) : 0;
-      if (p == 0) first_pass_count = count;
-      if (count == (unsigned long long)(n)) one_digit |= 1ull << p;
-    }
-    if (one_digit != 0) atomicOr(&shared.one_digit_passes, one_digit);
+    // __ldcg: the other blocks' atomics are in L2, not in this SM's L1.
+    const unsigned long long first_pass_count = d < shape::digits ? __ldcg(&histograms[d]) : 0;
     unsigned long long start = 0;
     typename storage_t::scan_t(shared.counting.scan).ExclusiveSum(first_pass_count, start);
     if (d < shape::digits) shared.starts[d] = std::size_t(start);
+    // The barrier also publishes the starts.
+    if (!__syncthreads_or(first_pass_count == (unsigned long long)(n))) return true;
+    return first_pass_of_one_digit_runs();
+  }
+
+  // Whether the plan runs a pass 0 of one digit (as a copy: plan_passes), which every block
+  // works out from every pass's counts, as the planning block does.
+  __device__ __forceinline__ bool first_pass_of_one_digit_runs() {
+    const int d = int(threadIdx.x);
+    unsigned long long one_digit = 1;  // bit p: every key has this thread's digit in pass p
+#pragma unroll
+    for (int p = 1; p < shape::passes; ++p) {
+      const unsigned long long count =
+          d < shape::digits ? __ldcg(&histograms[p * shape::digits + d]) : 0;
+      if (count == (unsigned long long)(n)) one_digit |= 1ull << p;
+    }
+    if (one_digit > 1) atomicOr(&shared.one_digit_passes, one_digit);
     __syncthreads();
     if (threadIdx.x == 0) {
       bool single_digit[shape::passes];
       for (int p = 0; p < shape::passes; ++p)
-        single_digit[p] = (shared.one_digit_passes >> p) & 1u;
+        single_digit[p] = p == 0 || ((shared.one_digit_passes >> p) & 1u);
       shared.first_pass_runs = !plan_passes(single_digit, shape::passes).skip[0];
     }
     __syncthreads();
@@ -237,7 +245,8 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
 }
 
 // How many blocks count_in_first_pass takes for n keys (and values) on the current device:
-// one per tile where every tile is resident at once, else 0 (the histogram kernel counts).
+// one per tile where every tile is resident at once and the device launches cooperatively,
+// else 0 (the histogram kernel counts).
 // Also allows the kernel its shared memory there.
 template <class Tuning, class Key, class Value>
 unsigned first_pass_counting_grid(std::size_t n) {
@@ -246,8 +255,9 @@ unsigned first_pass_counting_grid(std::size_t n) {
   constexpr auto kernel = count_in_first_pass<Tuning, Key, Value>;
   // The block may take more than every GPU gives one (8-byte pairs' tiles with pass 0's
   // starts beside them): where this device's blocks do not hold it, the histogram counts.
-  if (sizeof(storage_t) >
-      std::size_t(detail::facts_of_device(detail::current_device()).shared_bytes_per_block_optin))
+  const detail::device_facts& device = detail::current_device_facts();
+  if (!device.cooperative_launch ||
+      sizeof(storage_t) > std::size_t(device.shared_bytes_per_block_optin))
     return 0;
   allowed_dynamic_shared_bytes<kernel, storage_t, true>(
       "radix sort: allowing the counting first pass its shared memory");

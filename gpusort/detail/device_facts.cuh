@@ -19,6 +19,9 @@ struct device_facts {
   // bytes per second; 0 where the driver does not say. It tells GPUs of one architecture
   // apart whose best tile choices differ (an H100 from an H200: 3.35 against 4.8 TB/s).
   double peak_memory_bandwidth = 0;
+  // Whether kernels may be launched cooperatively (every block resident, grid barriers);
+  // where not, the radix sort leaves its count to the histogram kernel (first_pass_count.cuh).
+  bool cooperative_launch = false;
 };
 
 inline device_facts ask_device_facts(int device) {
@@ -36,6 +39,8 @@ inline device_facts ask_device_facts(int device) {
       attribute(cudaDevAttrMultiProcessorCount, "querying the multiprocessor count");
   facts.shared_bytes_per_block_optin = attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                                  "querying the shared memory per block");
+  facts.cooperative_launch =
+      attribute(cudaDevAttrCooperativeLaunch, "querying cooperative launch support") != 0;
   // Optional: a driver that does not report them leaves the bandwidth unknown.
   int clock_khz = 0, bus_bits = 0;
   if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
