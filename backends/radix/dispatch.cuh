@@ -134,8 +134,6 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
   const std::uint32_t* first_table_end = status + tiles_of_portion(0) * digits;
   const std::size_t zeroed_bytes = std::size_t(reinterpret_cast<const char*>(first_table_end) -
                                                reinterpret_cast<const char*>(histograms));
-  detail::check_cuda(cudaMemsetAsync(histograms, 0, zeroed_bytes, stream),
-                     "radix sort: clearing the histograms, tile counters and look-back table");
   // Only as many blocks as are resident at once: the kernel loops over its share, and a
   // second wave of a few blocks per SM left it slower (H100: 49 registers, 3 of the 4 blocks
   // per SM resident; 2^26 f32 keys 275 -> 235 us).
@@ -148,14 +146,15 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
   unsigned int* const blocks_done = tile_counters + portions * shape::passes;
   unsigned int* const canonical_keys = blocks_done + 1;
   // Launch 0, the first pass, may count every pass's digits itself where all its tiles are
-  // resident at once (first_pass_count.cuh); else the up-front histogram kernel counts.
+  // resident at once (first_pass_count.cuh), clearing what the memset below clears; else
+  // the up-front histogram kernel counts.
   bool first_pass_counted = false;
   if constexpr (may_count_in_first_pass<Tuning>)
     if (portions == 1 && bucket_capacity == 0 && gate == nullptr)
       first_pass_counted = launch_count_in_first_pass<Tuning>(
-          keys, alternate_keys, values, alternate_values, n, flip, histograms, canonical_keys,
-          plan, digit_starts, status, status + status_words,
-          shape::passes > 1 ? tiles_of_portion(0) : 0, stream);
+          keys, alternate_keys, values, alternate_values, n, flip, histograms, tile_counters,
+          int(portions * shape::passes + 2), canonical_keys, plan, digit_starts, status,
+          status + status_words, shape::passes > 1 ? tiles_of_portion(0) : 0, stream);
   const auto count_all = [&](auto lane_columns) {
     constexpr bool columns = decltype(lane_columns)::value;
     constexpr auto kernel = count_all_digits<Tuning, Key, columns>;
@@ -184,7 +183,11 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
     }
     detail::check_launch("radix sort: count_all_digits");
   };
-  if (!first_pass_counted) count_up_front();
+  if (!first_pass_counted) {
+    detail::check_cuda(cudaMemsetAsync(histograms, 0, zeroed_bytes, stream),
+                       "radix sort: clearing the histograms, tile counters and look-back table");
+    count_up_front();
+  }
   if (gate != nullptr) {
     close_plan_unless<<<1, 1, 0, stream>>>(plan, gate);
     detail::check_launch("radix sort: close_plan_unless");

@@ -1,12 +1,13 @@
 // The first one-sweep pass counting every pass's digits itself, in place of the up-front
 // histogram kernel (count_all_digits), where every tile of a one-portion sort is resident at
 // once. Each block loads its tile as the pass does, counts the digits of every pass from the
-// keys it holds, adds them into the histograms, and meets the other blocks at a grid barrier;
-// then it scans pass 0's counts into its own shared memory and ranks and scatters its tile.
-// The block of the last tile also plans the later passes (scan_digit_starts_and_plan), as the
-// histogram kernel's last block does. Saved: the histogram kernel's launch, its own read of
-// the keys and its last block's tail, which the first pass waited on (H200: a count was
-// 12-18 % of a u32 sort at 2^20-2^22, bench/results/NOTES.md).
+// keys it holds, meets the other blocks at a grid barrier (block 0 has cleared the histograms
+// by then), adds its counts into the histograms and meets them again; then it scans pass 0's
+// counts into its own shared memory and ranks and scatters its tile. The block of the last
+// tile also plans the later passes (scan_digit_starts_and_plan), as the histogram kernel's
+// last block does. Saved: the histogram kernel's launch, its own read of the keys and its
+// last block's tail, which the first pass waited on (H200: a count was 12-18 % of a u32 sort
+// at 2^20-2^22), and the memset before it (2^17: -12 %; bench/results/NOTES.md).
 // Floats, whose digits come from sort bits where any key has -0.0 or a NaN, count the sort
 // bits of their keys and learn at the barrier which way every tile takes.
 #pragma once
@@ -104,7 +105,10 @@ struct counting_first_tile {
     Key tile_keys[tile_t::template holds_keys<loads_sort_bits> ? items : 1];
     bits_type tile_bits[items];
     tile.template load_tile<FullTile, loads_sort_bits>(tile_keys, tile_bits);
-    count(tile_bits);
+    const bool canonicalised = count(tile_bits);
+    cooperative_groups::this_grid().sync();  // block 0 has cleared the histograms
+    shared.counting.counters.add_to(histograms);
+    if (canonicalised && threadIdx.x == 0) atomicOr(canonical_keys, 1u);
     cooperative_groups::this_grid().sync();  // every block's counts are in (it fences)
     const bool sort_bits = tile_t::may_need_sort_bits && __ldcg(canonical_keys) != 0;
     const bool skipped = !scan_first_pass_starts();
@@ -127,9 +131,10 @@ struct counting_first_tile {
     return tile.key_source[tile.tile.begin + i];
   }
 
-  // The tile's digits of every pass into the histograms (padding past a short tile's end left
-  // out), from the keys' sort bits; floats also say whether any key's differ from its encoding.
-  __device__ __forceinline__ void count(const bits_type (&tile_bits)[items]) {
+  // The tile's digits of every pass into the block's counters (padding past a short tile's end
+  // left out), from the keys' sort bits; floats also say whether any key's differ from its
+  // encoding (the block's answer, to every thread).
+  __device__ __forceinline__ bool count(const bits_type (&tile_bits)[items]) {
     bool canonicalised = false;
 #pragma unroll
     for (int j = 0; j < items; ++j) {
@@ -145,12 +150,7 @@ struct counting_first_tile {
       for (int p = 0; p < shape::passes; ++p)
         shared.counting.counters.add(p, digit_of(bits, p, shape::digit_bits));
     }
-    if constexpr (tile_t::may_need_sort_bits) {
-      if (__syncthreads_or(canonicalised) && threadIdx.x == 0) atomicOr(canonical_keys, 1u);
-    } else {
-      __syncthreads();
-    }
-    shared.counting.counters.add_to(histograms);
+    return __syncthreads_or(canonicalised);
   }
 
   // Pass 0's digit starts into shared memory (a thread per digit); false where the plan skips
@@ -209,10 +209,11 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
                                   onesweep_min_blocks<Tuning, Key, Value>)
     count_in_first_pass(Key* keys, Key* alternate_keys, Value* values, Value* alternate_values,
                         int n, typename radix_shape<Tuning, Key>::bits_type flip,
-                        unsigned long long* histograms /* [passes][digits], zeroed */,
-                        unsigned int* canonical_keys /* zeroed */, pass_plan* plan,
-                        std::size_t* digit_starts /* [passes][digits] */,
-                        std::uint32_t* status /* [tiles][digits], zeroed */,
+                        unsigned long long* histograms /* [passes][digits], cleared here */,
+                        unsigned int* counters /* [counter_count], cleared here */,
+                        int counter_count, unsigned int* canonical_keys /* among them */,
+                        pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */,
+                        std::uint32_t* status /* [tiles][digits], cleared here */,
                         std::uint32_t* next_status /* the next launch's, zeroed here */,
                         int next_tiles) {
   using first_tile_t = counting_first_tile<Tuning, Key, Value>;
@@ -220,6 +221,16 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
   using shape = typename tile_t::shape;
   auto& shared = block_shared<typename first_tile_t::storage_t>();
   clear_next_look_back_table(next_status, next_tiles, shape::digits);
+  // What the sort's memset clears where the histogram kernel counts, cleared here instead
+  // (saving that memset's launch before this one): the histograms and counters by block 0
+  // before the first grid barrier, each tile's look-back row by its own block before both.
+  if (blockIdx.x == 0) {
+    for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x)
+      histograms[i] = 0;
+    for (int i = threadIdx.x; i < counter_count; i += blockDim.x) counters[i] = 0;
+  }
+  for (int d = threadIdx.x; d < shape::digits; d += blockDim.x)
+    status[std::size_t(blockIdx.x) * shape::digits + d] = 0;
   shared.counting.counters.clear();
   if (threadIdx.x == 0) shared.one_digit_passes = 0;
   __syncthreads();
@@ -274,10 +285,11 @@ template <class Tuning, class Key, class Value>
 bool launch_count_in_first_pass(Key* keys, Key* alternate_keys, Value* values,
                                 Value* alternate_values, std::size_t n,
                                 typename radix_shape<Tuning, Key>::bits_type flip,
-                                unsigned long long* histograms, unsigned int* canonical_keys,
-                                pass_plan* plan, std::size_t* digit_starts, std::uint32_t* status,
-                                std::uint32_t* next_status, std::size_t next_tiles,
-                                cudaStream_t stream) {
+                                unsigned long long* histograms, unsigned int* counters,
+                                int counter_count, unsigned int* canonical_keys,
+                                pass_plan* plan, std::size_t* digit_starts,
+                                std::uint32_t* status, std::uint32_t* next_status,
+                                std::size_t next_tiles, cudaStream_t stream) {
   using storage_t = first_pass_storage<Tuning, Key, Value>;
   const unsigned grid = first_pass_counting_grid<Tuning, Key, Value>(n);
   if (grid == 0) return false;
@@ -285,8 +297,8 @@ bool launch_count_in_first_pass(Key* keys, Key* alternate_keys, Value* values,
                      storage_t::shape::block_threads,
                      std::size_t(dynamic_shared_bytes<storage_t>), stream,
                      "radix sort: count_in_first_pass", keys, alternate_keys, values,
-                     alternate_values, int(n), flip, histograms, canonical_keys, plan,
-                     digit_starts, status, next_status, int(next_tiles));
+                     alternate_values, int(n), flip, histograms, counters, counter_count,
+                     canonical_keys, plan, digit_starts, status, next_status, int(next_tiles));
   return true;
 }
 

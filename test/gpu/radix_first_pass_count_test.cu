@@ -7,6 +7,7 @@
 // plan says; and eight sorts of one wave at once on eight streams, each a grid that
 // waits at a barrier for all its blocks. (graph_capture_test.cu captures par at 2^20, this
 // kernel's cooperative launch.)
+#include "../support/allocators.cuh"
 #include "../support/device_checks.cuh"
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
@@ -83,6 +84,28 @@ TEST_F(RadixFirstPassCount, SmallTilesMatchStdStableSort) {
   sweep_keys<std::uint32_t>(gpusort::radix_policy<small_tiles>{});
   sweep_keys<float>(gpusort::radix_policy<small_tiles>{});
   sweep_pairs<std::uint32_t>(gpusort::radix_policy<small_tiles>{});
+}
+
+// The counting first pass clears the histograms, counters and look-back rows itself (no
+// memset before it): temporary memory handed over with every byte set must sort as clean
+// memory does, through one tile, a few, a whole wave and (the histogram kernel's memset)
+// past it, keys, floats and pairs.
+TEST_F(RadixFirstPassCount, ClearsTheTemporaryMemoryItReads) {
+  const std::size_t tile = mid_tile_items<std::uint32_t>;
+  const std::size_t most = std::size_t(device_attribute(cudaDevAttrMultiProcessorCount)) *
+                           mid_tiles::knobs.onesweep_blocks_per_multiprocessor;
+  for (unsigned char fill : {0xa5, 0xff, 0x01}) {
+    dirty_allocator allocator{fill};
+    const auto policy = gpusort::radix_policy<mid_tiles>{}.with_allocator(allocator);
+    for (std::size_t n : capped({std::size_t(3), tile - 5, 7 * tile + 11, most * tile,
+                                 most * tile + 1})) {
+      SCOPED_TRACE("fill " + std::to_string(fill));
+      expect_sorts_keys<std::uint32_t>(policy, n, distribution::uniform, false, n + fill);
+      expect_sorts_keys<float>(policy, n, distribution::float_specials, true, n + fill + 1);
+      expect_sorts_pairs<std::uint32_t>(policy, n, distribution::uniform, false, n + fill + 2);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
 }
 
 // Every key with the same lowest byte: the first pass finds one digit there. With three

@@ -26,6 +26,25 @@ struct counting_allocator {
   }
 };
 
+// Hands out cudaMalloc'd memory with every byte set to `fill` (in stream order), so that a
+// sort that reads temporary memory it did not clear first goes wrong.
+struct dirty_allocator {
+  unsigned char fill = 0xa5;
+  void* allocate(std::size_t bytes, cudaStream_t stream) {
+    void* p = nullptr;
+    if (cudaMalloc(&p, bytes) != cudaSuccess) return nullptr;
+    if (cudaMemsetAsync(p, fill, bytes, stream) != cudaSuccess) {
+      cudaFree(p);
+      return nullptr;
+    }
+    return p;
+  }
+  void deallocate(void* p, std::size_t, cudaStream_t stream) {
+    cudaStreamSynchronize(stream);  // plain cudaFree is not stream-ordered
+    cudaFree(p);
+  }
+};
+
 // Has no memory to give.
 struct refusing_allocator {
   void* allocate(std::size_t, cudaStream_t) { return nullptr; }
