@@ -38,6 +38,7 @@ struct onesweep_layout {
   using shape = radix_shape<Tuning, Key, Value>;
   std::size_t portion, portions, status_words;
   std::size_t alternate_keys, alternate_values, plan, starts, histograms, counters, status;
+  std::size_t cleared;  // count_in_first_pass's word (first_pass_count.cuh)
   std::size_t total_bytes;
 
   explicit onesweep_layout(std::size_t n) {
@@ -58,6 +59,7 @@ struct onesweep_layout {
     // its flag for keys with canonicalised sort bits)
     counters = layout.reserve<unsigned int>(portions * shape::passes + 2);
     status = layout.reserve<std::uint32_t>(2 * status_words);
+    cleared = layout.reserve<unsigned long long>(1);
     total_bytes = layout.total_bytes();
   }
 };
@@ -153,7 +155,8 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
     if (portions == 1 && bucket_capacity == 0 && gate == nullptr)
       first_pass_counted = launch_count_in_first_pass<Tuning>(
           keys, alternate_keys, values, alternate_values, n, flip, histograms, tile_counters,
-          int(portions * shape::passes + 2), canonical_keys, plan, digit_starts, status,
+          int(portions * shape::passes + 2), canonical_keys,
+          storage.at<unsigned long long>(at.cleared), plan, digit_starts, status,
           status + status_words, shape::passes > 1 ? tiles_of_portion(0) : 0, stream);
   const auto count_all = [&](auto lane_columns) {
     constexpr bool columns = decltype(lane_columns)::value;

@@ -1,13 +1,13 @@
 // The first one-sweep pass counting every pass's digits itself, in place of the up-front
 // histogram kernel (count_all_digits), where every tile of a one-portion sort is resident at
 // once. Each block loads its tile as the pass does, counts the digits of every pass from the
-// keys it holds, meets the other blocks at a grid barrier (block 0 has cleared the histograms
-// by then), adds its counts into the histograms and meets them again; then it scans pass 0's
-// counts into its own shared memory and ranks and scatters its tile. The block of the last
-// tile also plans the later passes (scan_digit_starts_and_plan), as the histogram kernel's
-// last block does. Saved: the histogram kernel's launch, its own read of the keys and its
-// last block's tail, which the first pass waited on (H200: a count was 12-18 % of a u32 sort
-// at 2^20-2^22), and the memset before it (2^17: -12 %; bench/results/NOTES.md).
+// keys it holds, waits for block 0's word that it has cleared the histograms, adds its counts
+// into them and meets the other blocks at a grid barrier; then it scans pass 0's counts into
+// its own shared memory and ranks and scatters its tile. The block of the last tile also
+// plans the later passes (scan_digit_starts_and_plan), as the histogram kernel's last block
+// does. Saved: the histogram kernel's launch, its own read of the keys and its last block's
+// tail, which the first pass waited on (H200: a count was 12-18 % of a u32 sort at
+// 2^20-2^22), and the memset before it (2^17: -12 %; bench/results/NOTES.md).
 // Floats, whose digits come from sort bits where any key has -0.0 or a NaN, count the sort
 // bits of their keys and learn at the barrier which way every tile takes.
 #pragma once
@@ -22,9 +22,12 @@
 
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
+#include <cuda/atomic>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <random>
 
 namespace gpusort::backends::radix {
 
@@ -99,6 +102,34 @@ struct counting_first_tile {
   unsigned int* canonical_keys;
   pass_plan* plan;
   std::size_t* digit_starts;
+  unsigned long long* cleared;  // holds `mark` once block 0 has cleared the histograms
+  unsigned long long mark;
+
+  __device__ __forceinline__ cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>
+  mark_word() const {
+    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*cleared);
+  }
+
+  // Block 0: clears the histograms and counters (what the sort's memset clears where the
+  // histogram kernel counts) and then writes the mark.
+  __device__ __forceinline__ void clear_counts(unsigned int* counters, int counter_count) const {
+    for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x)
+      histograms[i] = 0;
+    for (int i = threadIdx.x; i < counter_count; i += blockDim.x) counters[i] = 0;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) mark_word().store(mark, cuda::std::memory_order_release);
+  }
+
+  // Until block 0's mark is in the word (as a rule long before: block 0 clears first thing,
+  // and each block counts its tile before it waits). A grid barrier here instead waited for
+  // the slowest block's count (ncu, u32 2^21: 3.5 us of the kernel's 32).
+  __device__ __forceinline__ void wait_until_cleared() const {
+    if (threadIdx.x == 0)
+      while (mark_word().load(cuda::std::memory_order_acquire) != mark) {
+      }
+    __syncthreads();
+  }
 
   template <bool FullTile>
   __device__ __forceinline__ void run() {
@@ -106,10 +137,12 @@ struct counting_first_tile {
     bits_type tile_bits[items];
     tile.template load_tile<FullTile, loads_sort_bits>(tile_keys, tile_bits);
     const bool canonicalised = count(tile_bits);
-    cooperative_groups::this_grid().sync();  // block 0 has cleared the histograms
+    wait_until_cleared();
     shared.counting.counters.add_to(histograms);
     if (canonicalised && threadIdx.x == 0) atomicOr(canonical_keys, 1u);
     cooperative_groups::this_grid().sync();  // every block's counts are in (it fences)
+    // Every block has seen the mark: the word no longer holds it for a later launch to find.
+    if (blockIdx.x == 0 && threadIdx.x == 0) mark_word().store(0, cuda::std::memory_order_relaxed);
     const bool sort_bits = tile_t::may_need_sort_bits && __ldcg(canonical_keys) != 0;
     const bool skipped = !scan_first_pass_starts();
     if (blockIdx.x == gridDim.x - 1)
@@ -212,6 +245,7 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
                         unsigned long long* histograms /* [passes][digits], cleared here */,
                         unsigned int* counters /* [counter_count], cleared here */,
                         int counter_count, unsigned int* canonical_keys /* among them */,
+                        unsigned long long* cleared, unsigned long long mark,
                         pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */,
                         std::uint32_t* status /* [tiles][digits], cleared here */,
                         std::uint32_t* next_status /* the next launch's, zeroed here */,
@@ -222,13 +256,8 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
   auto& shared = block_shared<typename first_tile_t::storage_t>();
   clear_next_look_back_table(next_status, next_tiles, shape::digits);
   // What the sort's memset clears where the histogram kernel counts, cleared here instead
-  // (saving that memset's launch before this one): the histograms and counters by block 0
-  // before the first grid barrier, each tile's look-back row by its own block before both.
-  if (blockIdx.x == 0) {
-    for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x)
-      histograms[i] = 0;
-    for (int i = threadIdx.x; i < counter_count; i += blockDim.x) counters[i] = 0;
-  }
+  // (saving that memset's launch before this one): each tile's look-back row by its own block
+  // before the grid barrier, and the histograms and counters by block 0 (first_tile_t).
   for (int d = threadIdx.x; d < shape::digits; d += blockDim.x)
     status[std::size_t(blockIdx.x) * shape::digits + d] = 0;
   shared.counting.counters.clear();
@@ -248,11 +277,28 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
               status,
               shared.starts,
               nullptr};
-  first_tile_t first{tile, shared, n, histograms, canonical_keys, plan, digit_starts};
+  first_tile_t first{tile, shared, n, histograms, canonical_keys, plan, digit_starts, cleared,
+                     mark};
+  if (blockIdx.x == 0) first.clear_counts(counters, counter_count);
   if (tile.tile.count == shape::tile_items)
     first.template run<true>();
   else
     first.template run<false>();
+}
+
+// A mark for count_in_first_pass's `cleared` word, new at every launch: a 64-bit mix of a
+// count from a random start, never 0 (the word's value between launches). No earlier launch's
+// mark equals it, and whatever else the temporary memory held does so with a chance of 2^-64.
+inline unsigned long long next_clearing_mark() {
+  static std::atomic<unsigned long long> launches{
+      (static_cast<unsigned long long>(std::random_device{}()) << 32) ^ std::random_device{}()};
+  // The finaliser of SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
+  // generators"): a bijection, so distinct counts give distinct marks.
+  unsigned long long x = launches.fetch_add(1, std::memory_order_relaxed);
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x != 0 ? x : 1;
 }
 
 // How many blocks count_in_first_pass takes for n keys (and values) on the current device:
@@ -287,7 +333,7 @@ bool launch_count_in_first_pass(Key* keys, Key* alternate_keys, Value* values,
                                 typename radix_shape<Tuning, Key>::bits_type flip,
                                 unsigned long long* histograms, unsigned int* counters,
                                 int counter_count, unsigned int* canonical_keys,
-                                pass_plan* plan, std::size_t* digit_starts,
+                                unsigned long long* cleared, pass_plan* plan, std::size_t* digit_starts,
                                 std::uint32_t* status, std::uint32_t* next_status,
                                 std::size_t next_tiles, cudaStream_t stream) {
   using storage_t = first_pass_storage<Tuning, Key, Value>;
@@ -298,7 +344,8 @@ bool launch_count_in_first_pass(Key* keys, Key* alternate_keys, Value* values,
                      std::size_t(dynamic_shared_bytes<storage_t>), stream,
                      "radix sort: count_in_first_pass", keys, alternate_keys, values,
                      alternate_values, int(n), flip, histograms, counters, counter_count,
-                     canonical_keys, plan, digit_starts, status, next_status, int(next_tiles));
+                     canonical_keys, cleared, next_clearing_mark(), plan, digit_starts, status,
+                     next_status, int(next_tiles));
   return true;
 }
 
