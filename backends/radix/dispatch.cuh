@@ -38,7 +38,7 @@ struct onesweep_layout {
   using shape = radix_shape<Tuning, Key, Value>;
   std::size_t portion, portions, status_words;
   std::size_t alternate_keys, alternate_values, plan, starts, histograms, counters, status;
-  std::size_t cleared;  // count_in_first_pass's word (first_pass_count.cuh)
+  std::size_t cleared;  // the word of block 0's clearing mark (clearing_mark.cuh)
   std::size_t total_bytes;
 
   explicit onesweep_layout(std::size_t n) {
@@ -158,6 +158,10 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
           int(portions * shape::passes + 2), canonical_keys,
           storage.at<unsigned long long>(at.cleared), plan, digit_starts, status,
           status + status_words, shape::passes > 1 ? tiles_of_portion(0) : 0, stream);
+  // The histogram kernel clears what it and the passes count into itself where the device
+  // launches it cooperatively (its grid is resident at once: clearing_mark.cuh), saving the
+  // memset's launch before it; else the memset clears.
+  const bool count_clears = detail::current_device_facts().cooperative_launch;
   const auto count_all = [&](auto lane_columns) {
     constexpr bool columns = decltype(lane_columns)::value;
     constexpr auto kernel = count_all_digits<Tuning, Key, columns>;
@@ -168,9 +172,22 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
         "radix sort: allowing the histogram's lane columns their shared memory");
     const unsigned blocks = resident_grid<kernel, threads, dynamic_shared_bytes<counters_t>>(
         std::size_t(histogram_grid));
-    kernel<<<blocks, threads, shared_bytes, stream>>>(keys, n, flip, histograms, blocks_done,
-                                                      canonical_keys, bucket_capacity, plan,
-                                                      digit_starts, gate);
+    const int counter_count = int(portions * shape::passes + 2);
+    const std::size_t first_table_words = tiles_of_portion(0) * digits;
+    if (count_clears) {
+      launch_cooperative(kernel, blocks, threads, std::size_t(shared_bytes), stream,
+                         "radix sort: count_all_digits", keys, n, flip, histograms,
+                         tile_counters, counter_count, blocks_done, canonical_keys, status,
+                         first_table_words,
+                         cleared_by_block_zero{storage.at<unsigned long long>(at.cleared),
+                                               next_clearing_mark()},
+                         bucket_capacity, plan, digit_starts, gate);
+    } else {
+      kernel<<<blocks, threads, shared_bytes, stream>>>(
+          keys, n, flip, histograms, tile_counters, counter_count, blocks_done, canonical_keys,
+          status, first_table_words, cleared_by_block_zero{nullptr, 0}, bucket_capacity, plan,
+          digit_starts, gate);
+    }
   };
   const auto count_up_front = [&] {
     if constexpr (may_count_in_lane_columns<Tuning, Key>) {
@@ -187,8 +204,9 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
     detail::check_launch("radix sort: count_all_digits");
   };
   if (!first_pass_counted) {
-    detail::check_cuda(cudaMemsetAsync(histograms, 0, zeroed_bytes, stream),
-                       "radix sort: clearing the histograms, tile counters and look-back table");
+    if (!count_clears)
+      detail::check_cuda(cudaMemsetAsync(histograms, 0, zeroed_bytes, stream),
+                         "radix sort: clearing the histograms, tile counters and look-back table");
     count_up_front();
   }
   if (gate != nullptr) {

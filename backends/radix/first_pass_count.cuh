@@ -17,17 +17,14 @@
 #include "../common/dependent_launch.cuh"
 #include "../common/kernel_setup.cuh"
 #include "../common/resident_grid.cuh"
+#include "clearing_mark.cuh"
 #include "digit_counters.cuh"
 #include "kernels.cuh"
 
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
-#include <cuda/atomic>
-
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <random>
 
 namespace gpusort::backends::radix {
 
@@ -102,34 +99,7 @@ struct counting_first_tile {
   unsigned int* canonical_keys;
   pass_plan* plan;
   std::size_t* digit_starts;
-  unsigned long long* cleared;  // holds `mark` once block 0 has cleared the histograms
-  unsigned long long mark;
-
-  __device__ __forceinline__ cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>
-  mark_word() const {
-    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*cleared);
-  }
-
-  // Block 0: clears the histograms and counters (what the sort's memset clears where the
-  // histogram kernel counts) and then writes the mark.
-  __device__ __forceinline__ void clear_counts(unsigned int* counters, int counter_count) const {
-    for (int i = threadIdx.x; i < shape::passes * shape::digits; i += blockDim.x)
-      histograms[i] = 0;
-    for (int i = threadIdx.x; i < counter_count; i += blockDim.x) counters[i] = 0;
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) mark_word().store(mark, cuda::std::memory_order_release);
-  }
-
-  // Until block 0's mark is in the word (as a rule long before: block 0 clears first thing,
-  // and each block counts its tile before it waits). A grid barrier here instead waited for
-  // the slowest block's count (ncu, u32 2^21: 3.5 us of the kernel's 32).
-  __device__ __forceinline__ void wait_until_cleared() const {
-    if (threadIdx.x == 0)
-      while (mark_word().load(cuda::std::memory_order_acquire) != mark) {
-      }
-    __syncthreads();
-  }
+  cleared_by_block_zero clearing;  // the histograms and counters, by block 0
 
   template <bool FullTile>
   __device__ __forceinline__ void run() {
@@ -137,12 +107,13 @@ struct counting_first_tile {
     bits_type tile_bits[items];
     tile.template load_tile<FullTile, loads_sort_bits>(tile_keys, tile_bits);
     const bool canonicalised = count(tile_bits);
-    wait_until_cleared();
+    // (A grid barrier here instead waited for the slowest block's count: ncu, u32 2^21,
+    // 3.5 us of the kernel's 32.)
+    clearing.wait();
     shared.counting.counters.add_to(histograms);
     if (canonicalised && threadIdx.x == 0) atomicOr(canonical_keys, 1u);
     cooperative_groups::this_grid().sync();  // every block's counts are in (it fences)
-    // Every block has seen the mark: the word no longer holds it for a later launch to find.
-    if (blockIdx.x == 0 && threadIdx.x == 0) mark_word().store(0, cuda::std::memory_order_relaxed);
+    if (blockIdx.x == 0 && threadIdx.x == 0) clearing.forget();  // every block has waited
     const bool sort_bits = tile_t::may_need_sort_bits && __ldcg(canonical_keys) != 0;
     const bool skipped = !scan_first_pass_starts();
     if (blockIdx.x == gridDim.x - 1)
@@ -277,28 +248,14 @@ __global__ void __launch_bounds__(Tuning::knobs.block_threads,
               status,
               shared.starts,
               nullptr};
-  first_tile_t first{tile, shared, n, histograms, canonical_keys, plan, digit_starts, cleared,
-                     mark};
-  if (blockIdx.x == 0) first.clear_counts(counters, counter_count);
+  const cleared_by_block_zero clearing{cleared, mark};
+  first_tile_t first{tile, shared, n, histograms, canonical_keys, plan, digit_starts, clearing};
+  if (blockIdx.x == 0)
+    clearing.clear_then_mark(histograms, shape::passes * shape::digits, counters, counter_count);
   if (tile.tile.count == shape::tile_items)
     first.template run<true>();
   else
     first.template run<false>();
-}
-
-// A mark for count_in_first_pass's `cleared` word, new at every launch: a 64-bit mix of a
-// count from a random start, never 0 (the word's value between launches). No earlier launch's
-// mark equals it, and whatever else the temporary memory held does so with a chance of 2^-64.
-inline unsigned long long next_clearing_mark() {
-  static std::atomic<unsigned long long> launches{
-      (static_cast<unsigned long long>(std::random_device{}()) << 32) ^ std::random_device{}()};
-  // The finaliser of SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
-  // generators"): a bijection, so distinct counts give distinct marks.
-  unsigned long long x = launches.fetch_add(1, std::memory_order_relaxed);
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x != 0 ? x : 1;
 }
 
 // How many blocks count_in_first_pass takes for n keys (and values) on the current device:

@@ -18,6 +18,7 @@
 #include "../common/launch_bounds.cuh"
 #include "../common/ordered_bits.cuh"
 #include "../common/striped_tile.cuh"
+#include "clearing_mark.cuh"
 #include "digit_counters.cuh"
 #include "digits.cuh"
 #include "lookback.cuh"
@@ -181,13 +182,20 @@ inline constexpr int histogram_threads =
 // in flight); shared counters per block (histogram_counters_t), one global atomic per
 // (pass, digit) per block and time they are added out.
 // Also finds whether any key's sort bits differ from its encoding (pass_plan::canonical_digits).
+// With a clearing mark (a cooperative launch), the kernel clears what the passes and it count
+// into (block 0: the histograms and counters; every block: a share of the first look-back
+// table) instead of a memset before it; with mark 0, the memset has cleared them.
 template <class Tuning, class Key, bool LaneColumns>
 __global__ void __launch_bounds__(histogram_threads<Tuning, LaneColumns>)
     count_all_digits(const Key* keys, std::size_t n,
                      typename radix_shape<Tuning, Key>::bits_type flip,
                      unsigned long long* histograms /* [passes][digits], zeroed */,
-                     unsigned int* blocks_done /* zeroed */,
-                     unsigned int* canonical_keys /* zeroed */,
+                     unsigned int* tile_counters /* [counter_count], zeroed */,
+                     int counter_count,
+                     unsigned int* blocks_done /* among tile_counters */,
+                     unsigned int* canonical_keys /* among tile_counters */,
+                     std::uint32_t* status /* [status_words], zeroed */,
+                     std::size_t status_words, cleared_by_block_zero clearing,
                      unsigned long long bucket_capacity /* 0: no sort by buckets */,
                      pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */,
                      const unsigned* gate /* null, or 0: no pass runs (close_plan_unless) */) {
@@ -198,6 +206,24 @@ __global__ void __launch_bounds__(histogram_threads<Tuning, LaneColumns>)
   constexpr int chunks_before_full = counters_t::chunks_before_full(threads / 32, items);
   let_next_kernel_start();  // the first pass may be placed now; it waits for this kernel
   if (gate != nullptr && *gate == 0) return;  // nothing to count: close_plan_unless skips all
+  const bool clears = clearing.mark != 0;
+  if (clears) {
+    // The look-back table is read by the passes only, after this kernel: no order needed.
+    for (std::size_t i = std::size_t(blockIdx.x) * threads + threadIdx.x; i < status_words;
+         i += std::size_t(gridDim.x) * threads)
+      status[i] = 0;
+    if (blockIdx.x == 0)
+      clearing.clear_then_mark(histograms, shape::passes * shape::digits, tile_counters,
+                               counter_count);
+  }
+  bool cleared = !clears;  // the same in every thread
+  const auto add_out = [&](counters_t& block_counters) {
+    if (!cleared) {
+      clearing.wait();
+      cleared = true;
+    }
+    block_counters.add_to(histograms);
+  };
   counters_t& counters = block_shared<counters_t>();
   counters.clear();
   __syncthreads();
@@ -237,7 +263,7 @@ __global__ void __launch_bounds__(histogram_threads<Tuning, LaneColumns>)
     for (int j = 0; j < items; ++j) current[j] = next[j];
     if (++chunks == chunks_before_full) {
       __syncthreads();
-      counters.add_to(histograms);
+      add_out(counters);
       __syncthreads();
       counters.clear();
       __syncthreads();
@@ -245,7 +271,7 @@ __global__ void __launch_bounds__(histogram_threads<Tuning, LaneColumns>)
     }
   }
   __syncthreads();
-  counters.add_to(histograms);
+  add_out(counters);
   if constexpr (radix_key_canonicalises_v<Key>)
     if (__syncthreads_or(canonicalised) && threadIdx.x == 0) atomicOr(canonical_keys, 1u);
 
@@ -257,6 +283,7 @@ __global__ void __launch_bounds__(histogram_threads<Tuning, LaneColumns>)
   if (threadIdx.x == 0) last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
   __syncthreads();
   if (!last_block) return;
+  if (clears && threadIdx.x == 0) clearing.forget();  // every block has waited
   __threadfence();
   scan_digit_starts_and_plan<Tuning, Key, threads>(histograms, n, canonical_keys,
                                                    bucket_capacity, plan, digit_starts);

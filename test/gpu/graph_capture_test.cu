@@ -58,6 +58,12 @@ TEST_F(GraphCapture, ParFirstCallOfLargeKeys) {
   expect_captured_sort_replays<std::uint32_t>(std::size_t(1) << 20, false, 1, par_sort);
 }
 
+// Past one wave: the histogram kernel's cooperative launch, which clears the counters
+// itself; each replay passes it the same mark (backends/radix/clearing_mark.cuh).
+TEST_F(GraphCapture, ParFirstCallPastOneWave) {
+  expect_captured_sort_replays<std::uint32_t>((std::size_t(1) << 22) + 5, false, 13, par_sort);
+}
+
 // The sorting network of the smallest inputs: one cluster, no temporary storage.
 TEST_F(GraphCapture, ParFirstCallOfSmallKeys) {
   expect_captured_sort_replays<std::uint32_t>(4096, false, 3, par_sort);

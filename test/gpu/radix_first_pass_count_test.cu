@@ -4,9 +4,10 @@
 // one wave of the mid and small tiles), every distribution (all_equal: every pass one digit;
 // float_specials: -0.0 and NaNs, so that every tile switches to sort bits after the barrier)
 // and both orders, keys and pairs; pass 0 with one digit, run as a copy or skipped as the
-// plan says; and eight sorts of one wave at once on eight streams, each a grid that
-// waits at a barrier for all its blocks. (graph_capture_test.cu captures par at 2^20, this
-// kernel's cooperative launch.)
+// plan says; eight sorts at once on eight streams, each a grid that waits for all its
+// blocks or for its block 0; and temporary memory that is not zero to start with.
+// (graph_capture_test.cu captures par at 2^20, this kernel's cooperative launch, and past one
+// wave, the histogram kernel's.)
 #include "../support/allocators.cuh"
 #include "../support/device_checks.cuh"
 #include "../support/gpu.cuh"
@@ -87,9 +88,10 @@ TEST_F(RadixFirstPassCount, SmallTilesMatchStdStableSort) {
 }
 
 // The counting first pass clears the histograms, counters and look-back rows itself (no
-// memset before it): temporary memory handed over with every byte set must sort as clean
-// memory does, through one tile, a few, a whole wave and (the histogram kernel's memset)
-// past it, keys, floats and pairs.
+// memset before it), and so does the histogram kernel past one wave where the device
+// launches it cooperatively: temporary memory handed over with every byte set must sort as
+// clean memory does, through one tile, a few, a whole wave and past it (the histogram
+// kernel's blocks then count several chunks each), keys, floats and pairs.
 TEST_F(RadixFirstPassCount, ClearsTheTemporaryMemoryItReads) {
   const std::size_t tile = mid_tile_items<std::uint32_t>;
   const std::size_t most = std::size_t(device_attribute(cudaDevAttrMultiProcessorCount)) *
@@ -98,7 +100,7 @@ TEST_F(RadixFirstPassCount, ClearsTheTemporaryMemoryItReads) {
     dirty_allocator allocator{fill};
     const auto policy = gpusort::radix_policy<mid_tiles>{}.with_allocator(allocator);
     for (std::size_t n : capped({std::size_t(3), tile - 5, 7 * tile + 11, most * tile,
-                                 most * tile + 1})) {
+                                 most * tile + 1, 5 * most * tile + 7})) {
       SCOPED_TRACE("fill " + std::to_string(fill));
       expect_sorts_keys<std::uint32_t>(policy, n, distribution::uniform, false, n + fill);
       expect_sorts_keys<float>(policy, n, distribution::float_specials, true, n + fill + 1);
@@ -134,8 +136,9 @@ TEST_F(RadixFirstPassCount, APassZeroOfOneDigitRunsAsThePlanSays) {
       }
 }
 
-// Eight sorts of one wave each, enqueued on eight streams before any is waited for, three
-// times: each grid's barrier waits for all its blocks, whatever else holds the SMs.
+// Eight sorts enqueued on eight streams before any is waited for, three times, four of one
+// wave and four past it: each counting first pass's barrier waits for all its blocks, and
+// each histogram kernel's blocks for its block 0, whatever else holds the SMs.
 TEST_F(RadixFirstPassCount, EightStreamsSortAtOnce) {
   constexpr int streams = 8;
   std::vector<cudaStream_t> stream(streams, nullptr);
@@ -144,7 +147,7 @@ TEST_F(RadixFirstPassCount, EightStreamsSortAtOnce) {
   for (int s = 0; s < streams; ++s) {
     GPUSORT_TEST_CUDA(cudaStreamCreateWithFlags(&stream[s], cudaStreamNonBlocking));
     begin.push_back(total);
-    size.push_back((std::size_t(1) << 20) + 977 * std::size_t(s));
+    size.push_back((std::size_t(1) << (s < streams / 2 ? 20 : 22)) + 977 * std::size_t(s));
     total += size.back();
   }
   device_array<std::uint32_t> keys(total);
