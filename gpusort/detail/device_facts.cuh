@@ -20,7 +20,8 @@ struct device_facts {
   // apart whose best tile choices differ (an H100 from an H200: 3.35 against 4.8 TB/s).
   double peak_memory_bandwidth = 0;
   // Whether kernels may be launched cooperatively (every block resident, grid barriers);
-  // where not, the radix sort leaves its count to the histogram kernel (first_pass_count.cuh).
+  // where not, the radix sort leaves its count to the histogram kernel (first_pass_count.cuh)
+  // and clears that kernel's counters with a memset (clearing_mark.cuh).
   bool cooperative_launch = false;
 };
 
