@@ -29,7 +29,8 @@
 //   host/<par|cub_radix>/u32/uniform/<n>: host time of one call (n = 2^10 and 2^20).
 //   sweep/<strategy>/<type>/uniform/<n>: gpusort::par_pinned<strategy> without an allocator for
 //   u32 and u64 keys, u32+u32 and u64+u32 pairs, n = 2^10 ... 2^22 in steps of 2^(1/2)
-//   (strategies only where their cluster holds n). --benchmark_filter=sweep/ runs these;
+//   (strategies only where their cluster holds n; onesweep_pair_tiles for u32+u32 only, the
+//   one type it is meant for). --benchmark_filter=sweep/ runs these;
 //   scripts/par_table.py turns them into policies/tuning/par_table_<gpu>.cuh.
 // Verification as everywhere: par is stable on radix keys, so its output equals CUB's.
 
@@ -158,6 +159,7 @@ constexpr const char* strategy_name(gpusort::par_strategy strategy) {
     case gpusort::par_strategy::onesweep_small_tiles: return "onesweep_small_tiles";
     case gpusort::par_strategy::msd_buckets: return "msd_buckets";
     case gpusort::par_strategy::onesweep_mid_tiles: return "onesweep_mid_tiles";
+    case gpusort::par_strategy::onesweep_pair_tiles: return "onesweep_pair_tiles";
     case gpusort::par_strategy::onesweep: return "onesweep";
   }
   return "?";
@@ -208,6 +210,9 @@ void register_sweep_type(bench_context& context) {
   register_sweep_strategy<par_strategy::msd_buckets, Key, Value>(context);
   register_sweep_strategy<par_strategy::onesweep_mid_tiles, Key, Value>(context);
   register_sweep_strategy<par_strategy::onesweep, Key, Value>(context);
+  // (Tiles for pairs of 4-byte keys: timed for those alone, to spare the other types' build.)
+  if constexpr (sizeof(Key) == 4 && !std::is_same_v<Value, keys_only>)
+    register_sweep_strategy<par_strategy::onesweep_pair_tiles, Key, Value>(context);
 }
 
 }  // namespace

@@ -23,21 +23,26 @@ namespace gpusort {
 
 namespace detail {
 
-// The merge and mid-tile strategies cost compile time in every TU that sorts keys with par;
-// each is compiled only for keys whose class a table gives it (merge: 8-byte keys on the
-// H100 and H200) or where a pinned policy asks.
-constexpr bool any_par_table_names(par_strategy strategy, int key_bytes) {
+// The merge, mid-tile and pair-tile strategies cost compile time in every TU that sorts keys
+// with par; each is compiled only for keys (and values) whose class a table gives it (merge:
+// 8-byte keys on the H100 and H200) or where a pinned policy asks.
+constexpr bool any_par_table_names(par_strategy strategy, int key_bytes, bool with_values) {
   for (const par_tuned_table& table : par_tuned_tables)
-    if (table_names_for(table.rows, table.row_count, key_bytes, strategy)) return true;
+    if (table_names_for(table.rows, table.row_count, key_bytes, with_values, strategy))
+      return true;
   return table_names_for(par_table_other_gpus.rows, par_table_other_gpus.row_count, key_bytes,
-                         strategy);
+                         with_values, strategy);
 }
 template <class Key>
 inline constexpr bool par_tables_name_merge_for =
-    any_par_table_names(par_strategy::merge, int(sizeof(Key)));
-template <class Key>
+    any_par_table_names(par_strategy::merge, int(sizeof(Key)), false) ||
+    any_par_table_names(par_strategy::merge, int(sizeof(Key)), true);
+template <class Key, class Value>
 inline constexpr bool par_tables_name_mid_tiles_for =
-    any_par_table_names(par_strategy::onesweep_mid_tiles, int(sizeof(Key)));
+    any_par_table_names(par_strategy::onesweep_mid_tiles, int(sizeof(Key)), has_values_v<Value>);
+template <class Key, class Value>
+inline constexpr bool par_tables_name_pair_tiles_for =
+    any_par_table_names(par_strategy::onesweep_pair_tiles, int(sizeof(Key)), has_values_v<Value>);
 
 // The dispatch table of a device, chosen once per device from its compute capability and
 // memory bandwidth.
@@ -60,10 +65,10 @@ par_strategy par_strategy_for(const par_tuned_table& table, std::size_t n) {
 
 // gpusort::par on radix keys: the strategy the table names, run. No synchronisation, no
 // device-to-host copy: n and the device's properties decide. The merge strategy is compiled
-// only with MergeCompiled, the mid tiles only with MidTilesCompiled (else the one-sweep sort
-// runs in their place).
-template <bool MergeCompiled, bool MidTilesCompiled, class Key, class Value, class Compare,
-          bool Stable>
+// only with MergeCompiled, the mid tiles only with MidTilesCompiled, the pair tiles only with
+// PairTilesCompiled (else the one-sweep sort runs in their place).
+template <bool MergeCompiled, bool MidTilesCompiled, bool PairTilesCompiled, class Key,
+          class Value, class Compare, bool Stable>
 void run_par_strategy(par_strategy strategy,
                       const sort_request<Key, Value, Compare, Stable>& request) {
   namespace radix = backends::radix;
@@ -104,6 +109,12 @@ void run_par_strategy(par_strategy strategy,
         return;
       }
       break;
+    case par_strategy::onesweep_pair_tiles:
+      if constexpr (PairTilesCompiled) {
+        radix::sort<radix_tuning_pair_tiles_sm90>(request);
+        return;
+      }
+      break;
     // Where the buckets' clusters cannot run or n is too large for them here, the small tiles.
     // Narrow keys are counted from the counting sort's threshold on, as in radix::sort.
     case par_strategy::msd_buckets:
@@ -141,7 +152,8 @@ void backend_sort(const par_policy&, const sort_request<Key, Value, Compare, Sta
               request, table.network_pairs_max_keys))
         return;
     detail::run_par_strategy<detail::par_tables_name_merge_for<Key>,
-                             detail::par_tables_name_mid_tiles_for<Key>>(
+                             detail::par_tables_name_mid_tiles_for<Key, Value>,
+                             detail::par_tables_name_pair_tiles_for<Key, Value>>(
         detail::par_strategy_for<Key, Value, Compare>(table, request.count), request);
   } else {
     if constexpr (detail::par_comparison_serves<Key, Compare>())
@@ -154,7 +166,8 @@ void backend_sort(const pinned_par_policy<Strategy>&,
                   const sort_request<Key, Value, Compare, Stable>& request) {
   if constexpr (std::is_same_v<automatic_backend_t<Key, Compare>, radix_backend>)
     detail::run_par_strategy<Strategy == par_strategy::merge,
-                             Strategy == par_strategy::onesweep_mid_tiles>(Strategy, request);
+                             Strategy == par_strategy::onesweep_mid_tiles,
+                             Strategy == par_strategy::onesweep_pair_tiles>(Strategy, request);
   else
     backend_sort(par, request);
 }

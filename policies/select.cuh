@@ -123,14 +123,25 @@ constexpr bool table_names(const par_dispatch_row (&table)[Rows], par_strategy s
   return table_names(table, Rows, strategy);
 }
 
-// Whether a row of the class of keys of key_bytes names `strategy`: par compiles the merge
-// strategy only for keys whose class some table gives it.
+// Whether a row of the class of keys of key_bytes, alone (with_values false) or with values
+// (true), names `strategy`: par compiles the mid and pair tiles only for the keys and values
+// some table gives them.
 constexpr bool table_names_for(const par_dispatch_row* rows, std::size_t row_count,
-                               int key_bytes, par_strategy strategy) {
+                               int key_bytes, bool with_values, par_strategy strategy) {
   const int key_class = key_class_of(rows, row_count, key_bytes);
   for (std::size_t i = 0; i < row_count; ++i)
-    if (rows[i].key_bytes == key_class && rows[i].strategy == strategy) return true;
+    if (rows[i].key_bytes == key_class && rows[i].with_values == with_values &&
+        rows[i].strategy == strategy)
+      return true;
   return false;
+}
+
+// The same for keys alone or with values: par compiles the merge strategy only for keys
+// whose class some table gives it.
+constexpr bool table_names_for(const par_dispatch_row* rows, std::size_t row_count,
+                               int key_bytes, par_strategy strategy) {
+  return table_names_for(rows, row_count, key_bytes, false, strategy) ||
+         table_names_for(rows, row_count, key_bytes, true, strategy);
 }
 
 // How many pairs of 32-bit keys par sorts with the sorting network where a table does not say:

@@ -27,7 +27,8 @@ from bench_table import (collect, fastest_reference, key_value_bytes,  # noqa: E
 COLOURS = {"network": "tab:cyan", "cluster_small": "tab:green", "cluster_medium": "tab:olive",
            "merge": "tab:purple",
            "onesweep_small_tiles": "tab:orange", "msd_buckets": "tab:red",
-           "onesweep_mid_tiles": "tab:brown", "onesweep": "tab:blue"}
+           "onesweep_mid_tiles": "tab:brown", "onesweep_pair_tiles": "tab:pink",
+           "onesweep": "tab:blue"}
 ROW = re.compile(r"\{(\d+), (true|false), (\d+), par_strategy::(\w+)\}")
 # par's sorting network, ahead of the table: 32-bit keys only, up to one cluster of
 # network_tiling_sm90 (policies/tuning/sm90.cuh: 8 blocks of 256 x 4 keys).

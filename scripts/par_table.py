@@ -44,7 +44,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_table import collect, key_value_bytes, load_results  # noqa: E402
 
 STRATEGIES = ("cluster_small", "cluster_medium", "merge",
-              "onesweep_small_tiles", "msd_buckets", "onesweep_mid_tiles", "onesweep")
+              "onesweep_small_tiles", "msd_buckets", "onesweep_mid_tiles", "onesweep_pair_tiles",
+              "onesweep")
 
 
 # A lone win by at least this share is not noise (smoothed()): on the H200 on 2026-11-28,
@@ -59,7 +60,7 @@ NOISE = 0.10
 MERGE_MIN_KEY_BYTES = 8
 
 DEFAULT_STRATEGIES = ("cluster_small", "cluster_medium", "onesweep_small_tiles", "msd_buckets",
-                      "onesweep_mid_tiles", "onesweep")
+                      "onesweep_mid_tiles", "onesweep_pair_tiles", "onesweep")
 
 
 def winners(results, strategies=STRATEGIES):

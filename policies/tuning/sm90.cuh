@@ -186,6 +186,17 @@ struct radix_tuning_mid_tiles_sm90 final {
   static constexpr radix_knobs knobs = onesweep_tiles_sm90(512, 16, 2);
 };
 
+// The one-sweep passes with 512 x 12 tiles at 2 blocks per SM, for gpusort::par's pairs of
+// 4-byte keys past one wave of the mid tiles (about 2^21.5-2^22): more tiles than the mid
+// tiles' one or two a block, each with fewer pairs to rank. Scratch timer, H200, ratio to CUB
+// (two rounds), u32+u32: 2965820 1.40 against the mid tiles' 1.25, 2^22 1.27 against 1.25,
+// 6000000 1.20 against radix_tuning_sm90's 1.18; keys lost (u32 2^22 1.35 against 1.47).
+// Below about 2^21.3 the mid tiles still count in their first pass and these do not.
+// Chosen by n through par's dispatch table.
+struct radix_tuning_pair_tiles_sm90 final {
+  static constexpr radix_knobs knobs = onesweep_tiles_sm90(512, 12, 2);
+};
+
 // Small inputs: gpusort::par's one-launch radix sort, one thread-block cluster holding the
 // whole input in its blocks' shared memory (backends/radix/cluster_kernels.cuh). Each block
 // owns block_threads x items_per_thread keys (fewer items for wide keys or values, so that

@@ -56,6 +56,7 @@ std::vector<std::size_t> size_edges_of() {
   using onesweep = radix_shape<radix_tuning_sm90, Key, Value>;
   using onesweep_small_tiles = radix_shape<radix_tuning_small_tiles_sm90, Key, Value>;
   using onesweep_mid_tiles = radix_shape<radix_tuning_mid_tiles_sm90, Key, Value>;
+  using onesweep_pair_tiles = radix_shape<radix_tuning_pair_tiles_sm90, Key, Value>;
   using cluster_small = cluster_shape<cluster_tiling_small_sm90, Key, Value>;
   using cluster_medium = cluster_shape<cluster_tiling_medium_sm90, Key, Value>;
   using merge = backends::merge::merge_shape<
@@ -63,7 +64,7 @@ std::vector<std::size_t> size_edges_of() {
   using bucket = backends::bucket_bitonic::bucket_shape<bucket_bitonic_tuning_sm90, Key, Value>;
   std::vector<std::size_t> edges = {
       std::size_t(onesweep::tile_items),       std::size_t(onesweep_small_tiles::tile_items),
-      std::size_t(onesweep_mid_tiles::tile_items),
+      std::size_t(onesweep_mid_tiles::tile_items),  std::size_t(onesweep_pair_tiles::tile_items),
       std::size_t(cluster_small::tile_items),  std::size_t(cluster_small::capacity),
       std::size_t(cluster_medium::tile_items), std::size_t(cluster_medium::capacity),
       std::size_t(merge::tile_items),          std::size_t(merge::chunk_items),

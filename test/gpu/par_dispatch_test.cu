@@ -1,7 +1,7 @@
 // gpusort::par's run-time dispatch on the GPU: every size boundary of the committed
 // tables (threshold - 1, threshold, threshold + 1) for keys and pairs, and each cluster-sort
 // tiling pinned at its own edges (one block, a block and one key, a full cluster), and the
-// one-sweep sort with small tiles.
+// one-sweep sort with each of par's tilings of its own.
 #include "../support/gpu.cuh"
 #include "../support/sort_checks.cuh"
 
@@ -106,8 +106,8 @@ TEST_F(ParDispatch, MediumTilesSortAtTheirEdges) {
   expect_pinned_tiling_sorts<par_strategy::cluster_medium, cluster_tiling_medium_sm90, float>();
 }
 
-// The one-sweep sort with one of par's tilings of its own (small or mid tiles): one tile, a
-// tile and one key, many tiles.
+// The one-sweep sort with one of par's tilings of its own (small, mid or pair tiles): one
+// tile, a tile and one key, many tiles.
 template <par_strategy strategy, class Tuning, class Key>
 void expect_tiled_onesweep_sorts() {
   constexpr std::size_t tile = Tuning::knobs.block_threads * Tuning::knobs.items_per_thread;
@@ -130,6 +130,12 @@ TEST_F(ParDispatch, MidTileOneSweepSorts) {
   constexpr par_strategy mid = par_strategy::onesweep_mid_tiles;
   expect_tiled_onesweep_sorts<mid, radix_tuning_mid_tiles_sm90, std::uint32_t>();
   expect_tiled_onesweep_sorts<mid, radix_tuning_mid_tiles_sm90, double>();
+}
+
+TEST_F(ParDispatch, PairTileOneSweepSorts) {
+  constexpr par_strategy pair_tiles = par_strategy::onesweep_pair_tiles;
+  expect_tiled_onesweep_sorts<pair_tiles, radix_tuning_pair_tiles_sm90, std::uint32_t>();
+  expect_tiled_onesweep_sorts<pair_tiles, radix_tuning_pair_tiles_sm90, float>();
 }
 
 // Every distribution (all keys equal: every pass single-digit; sorted; organ pipe; ...) at

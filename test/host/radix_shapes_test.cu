@@ -183,6 +183,19 @@ TEST(RadixShapes, ParsSmallTilesFitTheSharedMemoryOfAnSm90) {
   expect_tile_fits<double, double, small_tiles>();
 }
 
+// par's tiles for 4-byte pairs (512 x 12): two of them per SM, as their blocks per SM say, and
+// no large-input tile (they run at about 2^21.5-2^22 only).
+TEST(RadixShapes, ParsPairTilesFitTwicePerSm90AndHaveNoLargeInputTile) {
+  using pair_tiles = gpusort::radix_tuning_pair_tiles_sm90;
+  static_assert(pair_tiles::knobs.onesweep_blocks_per_multiprocessor_with_values == 2);
+  expect_tile_fits<std::uint32_t, std::uint32_t, pair_tiles>();
+  expect_tile_fits<float, std::uint32_t, pair_tiles>();
+  expect_tile_fits<std::uint32_t, no_values, pair_tiles>();
+  EXPECT_EQ((radix::radix_shape<pair_tiles, std::uint32_t, std::uint32_t>::tile_items),
+            512u * 12u);
+  EXPECT_FALSE((radix::has_large_input_tile<pair_tiles, std::uint32_t, std::uint32_t>()));
+}
+
 // The cluster sort runs only where the device and the kernel as loaded say it can; par falls
 // back to its other strategies elsewhere.
 TEST(ClusterSortAvailability, FromTheDeviceAndTheKernelAsLoaded) {

@@ -259,6 +259,17 @@ TEST(ParDispatch, TableNamesForLooksOnlyAtTheKeysClass) {
   static_assert(gpusort::table_names_for(example_table, 5, 2, par_strategy::cluster_medium));
 }
 
+// Keys alone and pairs apart (the mid and pair tiles are compiled only for the one a row
+// names): 4-byte pairs have a cluster_medium row, 4-byte keys alone too, 8-byte pairs none.
+TEST(ParDispatch, TableNamesForTellsKeysAloneFromPairs) {
+  static_assert(gpusort::table_names_for(example_table, 5, 4, true, par_strategy::cluster_medium));
+  static_assert(!gpusort::table_names_for(example_table, 5, 4, true, par_strategy::cluster_small));
+  static_assert(gpusort::table_names_for(example_table, 5, 4, false, par_strategy::cluster_small));
+  static_assert(!gpusort::table_names_for(example_table, 5, 8, true, par_strategy::merge));
+  static_assert(gpusort::table_names_for(example_table, 5, 16, false, par_strategy::merge));
+  static_assert(!gpusort::table_names_for(example_table, 5, 8, true, par_strategy::cluster_medium));
+}
+
 TEST(ParDispatch, KeysOutsideTheTablesWidthsUseTheNearestClass) {
   using gpusort::choose_par_strategy;
   EXPECT_EQ(choose_par_strategy(example_table, 1, false, 800, true), par_strategy::cluster_small);
