@@ -133,7 +133,8 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
     const std::size_t begin = p * portion;
     return tile_count(n - begin < portion ? n - begin : portion, shape::tile_items);
   };
-  const std::uint32_t* first_table_end = status + tiles_of_portion(0) * digits;
+  const std::size_t first_table_words = tiles_of_portion(0) * digits;
+  const std::uint32_t* first_table_end = status + first_table_words;
   const std::size_t zeroed_bytes = std::size_t(reinterpret_cast<const char*>(first_table_end) -
                                                reinterpret_cast<const char*>(histograms));
   // Only as many blocks as are resident at once: the kernel loops over its share, and a
@@ -173,7 +174,6 @@ void onesweep_sort(const sort_request<Key, Value, Compare, Stable>& request,
     const unsigned blocks = resident_grid<kernel, threads, dynamic_shared_bytes<counters_t>>(
         std::size_t(histogram_grid));
     const int counter_count = int(portions * shape::passes + 2);
-    const std::size_t first_table_words = tiles_of_portion(0) * digits;
     if (count_clears) {
       launch_cooperative(kernel, blocks, threads, std::size_t(shared_bytes), stream,
                          "radix sort: count_all_digits", keys, n, flip, histograms,

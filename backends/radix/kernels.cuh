@@ -194,8 +194,8 @@ __global__ void __launch_bounds__(histogram_threads<Tuning, LaneColumns>)
                      int counter_count,
                      unsigned int* blocks_done /* among tile_counters */,
                      unsigned int* canonical_keys /* among tile_counters */,
-                     std::uint32_t* status /* [status_words], zeroed */,
-                     std::size_t status_words, cleared_by_block_zero clearing,
+                     std::uint32_t* status /* the first pass's look-back table */,
+                     std::size_t first_table_words, cleared_by_block_zero clearing,
                      unsigned long long bucket_capacity /* 0: no sort by buckets */,
                      pass_plan* plan, std::size_t* digit_starts /* [passes][digits] */,
                      const unsigned* gate /* null, or 0: no pass runs (close_plan_unless) */) {
@@ -209,7 +209,7 @@ __global__ void __launch_bounds__(histogram_threads<Tuning, LaneColumns>)
   const bool clears = clearing.mark != 0;
   if (clears) {
     // The look-back table is read by the passes only, after this kernel: no order needed.
-    for (std::size_t i = std::size_t(blockIdx.x) * threads + threadIdx.x; i < status_words;
+    for (std::size_t i = std::size_t(blockIdx.x) * threads + threadIdx.x; i < first_table_words;
          i += std::size_t(gridDim.x) * threads)
       status[i] = 0;
     if (blockIdx.x == 0)
