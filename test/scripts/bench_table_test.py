@@ -60,6 +60,13 @@ class ParReport(unittest.TestCase):
         results = bench_table.collect([entry("cub_radix", 1024, 2e9)])
         self.assertEqual(par_report.cub_rate(results, "sort", "u32", 1024), 2e9)
 
+    def test_the_copy_is_the_largest_one_in_the_run(self):
+        results = bench_table.collect([
+            dict(entry("cuda_memcpy", 1 << 22, 1e9, op="copy"), GBps=3100.0),
+            dict(entry("cuda_memcpy", 1 << 28, 1e9, op="copy"), GBps=4100.0)])
+        self.assertEqual(par_report.copy_ceiling(results), (1 << 28, 4100.0))
+        self.assertIsNone(par_report.copy_ceiling(bench_table.collect([entry("par", 1024, 3e9)])))
+
 
 if __name__ == "__main__":
     unittest.main()
