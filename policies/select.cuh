@@ -136,14 +136,6 @@ constexpr bool table_names_for(const par_dispatch_row* rows, std::size_t row_cou
   return false;
 }
 
-// The same for keys alone or with values: par compiles the merge strategy only for keys
-// whose class some table gives it.
-constexpr bool table_names_for(const par_dispatch_row* rows, std::size_t row_count,
-                               int key_bytes, par_strategy strategy) {
-  return table_names_for(rows, row_count, key_bytes, false, strategy) ||
-         table_names_for(rows, row_count, key_bytes, true, strategy);
-}
-
 // How many pairs of 32-bit keys par sorts with the sorting network where a table does not say:
 // up to 2048, four blocks of 256 x 2, where it beat the tables' strategies on both GPUs
 // measured; in clusters of eight (to 4096) it gained 20 % on the H200 but lost 5 % on the

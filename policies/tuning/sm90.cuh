@@ -187,7 +187,8 @@ struct radix_tuning_mid_tiles_sm90 final {
 };
 
 // The one-sweep passes with 512 x 12 tiles at 2 blocks per SM, for gpusort::par's pairs of
-// 4-byte keys past one wave of the mid tiles (about 2^21.5-2^22): more tiles than the mid
+// 4-byte keys past one wave of the mid tiles (the H200's table: 2097153-2^22, and f32 pairs
+// at 524289-741455, where integer keys take msd_buckets): more tiles than the mid
 // tiles' one or two a block, each with fewer pairs to rank. Scratch timer, H200, ratio to CUB
 // (two rounds), u32+u32: 2965820 1.40 against the mid tiles' 1.25, 2^22 1.27 against 1.25,
 // 6000000 1.20 against radix_tuning_sm90's 1.18; keys lost (u32 2^22 1.35 against 1.47).

@@ -252,11 +252,11 @@ TEST(ParDispatch, TableNamesFindsAStrategyInAnyRow) {
 // ... and only for the keys whose class of rows names it (keys of other widths do not pay
 // for its kernels); keys outside the table's widths take the nearest class's.
 TEST(ParDispatch, TableNamesForLooksOnlyAtTheKeysClass) {
-  static_assert(gpusort::table_names_for(example_table, 5, 8, par_strategy::merge));
-  static_assert(gpusort::table_names_for(example_table, 5, 16, par_strategy::merge));
-  static_assert(!gpusort::table_names_for(example_table, 5, 4, par_strategy::merge));
-  static_assert(!gpusort::table_names_for(example_table, 5, 2, par_strategy::merge));
-  static_assert(gpusort::table_names_for(example_table, 5, 2, par_strategy::cluster_medium));
+  static_assert(gpusort::table_names_for(example_table, 5, 8, false, par_strategy::merge));
+  static_assert(gpusort::table_names_for(example_table, 5, 16, false, par_strategy::merge));
+  static_assert(!gpusort::table_names_for(example_table, 5, 4, false, par_strategy::merge));
+  static_assert(!gpusort::table_names_for(example_table, 5, 2, false, par_strategy::merge));
+  static_assert(gpusort::table_names_for(example_table, 5, 2, false, par_strategy::cluster_medium));
 }
 
 // Keys alone and pairs apart (the mid and pair tiles are compiled only for the one a row
