@@ -58,15 +58,18 @@ struct radix_shape {
   static constexpr bool values_beside_keys =
       Tuning::knobs.values_beside_keys && has_values_v<Value> && std::is_integral_v<Key> &&
       int(sizeof(Key) + sizeof(Value)) * block_threads * wanted_items <= exchange_bytes;
-  // onesweep_pass keeps each sorted key's digit in shared memory for other pairs (the values
-  // need the digits after the keys have left the exchange) and where a tile may take its
-  // digits from sort bits (onesweep_tile: user types, and floats with -0.0 or NaNs).
-  static constexpr bool keeps_digits =
-      !std::is_integral_v<Key> || (has_values_v<Value> && !values_beside_keys);
+  // onesweep_pass keeps each sorted key's digit in shared memory where a tile may take its
+  // digits from sort bits (onesweep_tile: user types, and floats with -0.0 or NaNs); pairs
+  // carry each item's digit in registers from the keys' scatter to the values'.
+  static constexpr bool keeps_digits = !std::is_integral_v<Key>;
   static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
+  // Pairs whose values take the keys' place are sized with a byte an item more, as when
+  // they kept their digits in shared memory: the tile shapes measured then.
+  static constexpr int sizing_digit_bytes =
+      has_values_v<Value> && !values_beside_keys ? (digit_bits <= 8 ? 1 : 2) : kept_digit_bytes;
   static constexpr int item_bytes = values_beside_keys
                                         ? int(sizeof(Key) + sizeof(Value))
-                                        : widest_element + kept_digit_bytes;
+                                        : widest_element + sizing_digit_bytes;
   static constexpr int fitting_items = exchange_bytes / (item_bytes * block_threads);
   static_assert(fitting_items >= 1,
                 "gpusort::radix: the key or value type is too large for a tile in shared memory; "
@@ -321,10 +324,10 @@ struct onesweep_storage {
   } exchange;
   Value values_beside[values_beside_keys ? Shape::tile_items : 1];
   digit_t digits[keeps_digits ? Shape::tile_items : 1];
-  // Where staged key (value) i of each digit goes: key_base[digit] + i. Pointers rather than
-  // offsets, so that the scatter adds one 32-bit index to one loaded pointer.
+  // Where staged key i of each digit goes: key_base[digit] + i (its value goes to the same
+  // offset in the values' buffer). Pointers rather than offsets, so that the scatter adds one
+  // 32-bit index to one loaded pointer.
   typename Shape::key_type* key_base[Shape::digits];
-  Value* value_base[has_values_v<Value> ? Shape::digits : 1];
   int tile_number;
 };
 
@@ -443,8 +446,9 @@ struct onesweep_tile {
       // The values are loaded before the keys go out, so that their latency overlaps the
       // keys' scatter.
       if constexpr (has_values) load_values<FullTile>(tile_values);
-      scatter_keys<FullTile, SortBits>();
-      if constexpr (has_values) scatter_values<FullTile>(ranks, tile_values);
+      unsigned int item_digits[has_values ? items : 1];
+      scatter_keys<FullTile, SortBits>(item_digits);
+      if constexpr (has_values) scatter_values<FullTile>(ranks, tile_values, item_digits);
     }
   }
 
@@ -485,11 +489,9 @@ struct onesweep_tile {
   }
 
   // Whether the scatter reads each key's digit from shared memory rather than recomputing it
-  // (sort bits take several instructions; pairs' values need the digits after the keys,
-  // unless they are staged beside them).
+  // from the key (sort bits take several instructions).
   template <bool SortBits>
-  static constexpr bool reads_kept_digits =
-      SortBits || (has_values && !shape::values_beside_keys);
+  static constexpr bool reads_kept_digits = SortBits;
 
   // The keys and, where the scatter reads them, their digits into the exchange in digit order.
   template <bool FullTile, bool SortBits>
@@ -531,7 +533,6 @@ struct onesweep_tile {
       // At least 0: the digit's start counts every key of a smaller digit, this tile's too.
       const std::size_t base = starts[b] + before - std::size_t(digit_prefix[b]);
       shared.key_base[d] = key_destination + base;
-      if constexpr (has_values) shared.value_base[d] = value_destination + base;
       if (next_digit_starts != nullptr && tile_number == tiles - 1)
         next_digit_starts[d] = starts[b] + before + std::size_t(counts[b]);
     }
@@ -546,18 +547,27 @@ struct onesweep_tile {
   }
 
   // Striped reads of the sorted tile: consecutive threads write consecutive addresses within
-  // each digit's run.
+  // each digit's run. Pairs keep each item's digit for its value (item_digits) in registers:
+  // two shared-memory accesses an item fewer than keeping the digits in shared memory (H200,
+  // u64+u32 passes at 2^22 -6 %: bench/results/NOTES.md).
   template <bool FullTile, bool SortBits>
-  __device__ __forceinline__ void scatter_keys() {
-    for_each_striped<threads, items, FullTile>(tile.count, [&](int, int i) {
+  __device__ __forceinline__ void scatter_keys(unsigned int (&item_digits)[has_values ? items
+                                                                                   : 1]) {
+    for_each_striped<threads, items, FullTile>(tile.count, [&](int j, int i) {
       const Key key = shared.exchange.keys[i];
       unsigned int d;
       if constexpr (reads_kept_digits<SortBits>)
         d = shared.digits[i];
       else
         d = digit(encoded_bits(key, flip));
+      if constexpr (has_values) item_digits[j] = d;
       shared.key_base[d][i] = key;
     });
+  }
+
+  // Where item i of the sorted tile's digit d goes in the values' buffer: its key's offset.
+  __device__ __forceinline__ Value* value_place(unsigned int d, int i) const {
+    return value_destination + (shared.key_base[d] - key_destination) + i;
   }
 
   // Where the values have an exchange of their own: into it by rank, next to the keys (from
@@ -574,27 +584,30 @@ struct onesweep_tile {
   }
 
   // Striped reads of the sorted keys and the values beside them, each pair written out by its
-  // key's digit.
+  // key's digit, the value at its key's offset (arithmetic, not a second table of pointers).
   template <bool FullTile>
   __device__ __forceinline__ void scatter_pairs() {
     for_each_striped<threads, items, FullTile>(tile.count, [&](int, int i) {
       const Key key = shared.exchange.keys[i];
       const unsigned int d = digit(encoded_bits(key, flip));
-      shared.key_base[d][i] = key;
-      shared.value_base[d][i] = shared.values_beside[i];
+      Key* const key_place = shared.key_base[d] + i;
+      *key_place = key;
+      value_destination[key_place - key_destination] = shared.values_beside[i];
     });
   }
 
-  // The values take the keys' way: into the exchange by rank, out by their kept digits.
+  // The values take the keys' way: into the exchange by rank, out by the digits the keys'
+  // scatter kept.
   template <bool FullTile>
   __device__ __forceinline__ void scatter_values(
-      const int (&ranks)[items], const Value (&tile_values)[holds_values ? items : 1]) {
+      const int (&ranks)[items], const Value (&tile_values)[holds_values ? items : 1],
+      const unsigned int (&item_digits)[items]) {
     __syncthreads();  // every thread has read its keys out of the exchange
     for_each_warp_striped<items, FullTile>(
         tile.count, [&](int j, int) { shared.exchange.values[ranks[j]] = tile_values[j]; });
     __syncthreads();
-    for_each_striped<threads, items, FullTile>(tile.count, [&](int, int i) {
-      shared.value_base[shared.digits[i]][i] = shared.exchange.values[i];
+    for_each_striped<threads, items, FullTile>(tile.count, [&](int j, int i) {
+      *value_place(item_digits[j], i) = shared.exchange.values[i];
     });
   }
 };

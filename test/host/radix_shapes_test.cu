@@ -86,7 +86,12 @@ TEST(RadixShapes, PairsOfIntegerKeysStageTheirValuesBesideTheKeysWhereTheTileFit
   EXPECT_FALSE((radix::radix_shape<sm90, std::uint64_t, std::uint32_t>::values_beside_keys));
   EXPECT_FALSE((radix::radix_shape<sm90, float, std::uint32_t>::values_beside_keys));
   EXPECT_FALSE((radix::radix_shape<sm90, std::uint32_t, no_values>::values_beside_keys));
-  EXPECT_TRUE((radix::radix_shape<sm90, std::uint64_t, std::uint32_t>::keeps_digits));
+  // Pairs whose values take the keys' place carry their digits in registers, not shared
+  // memory, and keep the tile shape they were measured with (a byte an item counted).
+  using u64_pairs = radix::radix_shape<sm90, std::uint64_t, std::uint32_t>;
+  EXPECT_FALSE(u64_pairs::keeps_digits);
+  EXPECT_EQ(u64_pairs::items_per_thread, 17);
+  EXPECT_TRUE((radix::radix_shape<sm90, float, std::uint32_t>::keeps_digits));
 }
 
 // The look-back width of keys-only sorts and of pairs each from its own knob; the tilings for
