@@ -62,14 +62,14 @@ struct radix_shape {
   // digits from sort bits (onesweep_tile: user types, and floats with -0.0 or NaNs); pairs
   // carry each item's digit in registers from the keys' scatter to the values'.
   static constexpr bool keeps_digits = !std::is_integral_v<Key>;
-  static constexpr int kept_digit_bytes = keeps_digits ? (digit_bits <= 8 ? 1 : 2) : 0;
-  // Pairs whose values take the keys' place are sized with a byte an item more, as when
-  // they kept their digits in shared memory: the tile shapes measured then.
-  static constexpr int sizing_digit_bytes =
-      has_values_v<Value> && !values_beside_keys ? (digit_bits <= 8 ? 1 : 2) : kept_digit_bytes;
+  static constexpr int digit_bytes = digit_bits <= 8 ? 1 : 2;
+  // Pairs whose values take the keys' place are sized with a digit an item too, as when they
+  // kept their digits in shared memory: the tile shapes measured then.
+  static constexpr bool sized_with_digits =
+      keeps_digits || (has_values_v<Value> && !values_beside_keys);
   static constexpr int item_bytes = values_beside_keys
                                         ? int(sizeof(Key) + sizeof(Value))
-                                        : widest_element + sizing_digit_bytes;
+                                        : widest_element + (sized_with_digits ? digit_bytes : 0);
   static constexpr int fitting_items = exchange_bytes / (item_bytes * block_threads);
   static_assert(fitting_items >= 1,
                 "gpusort::radix: the key or value type is too large for a tile in shared memory; "
@@ -488,12 +488,9 @@ struct onesweep_tile {
     __syncthreads();  // the rank is done with its counters: the exchange takes the sorted tile
   }
 
-  // Whether the scatter reads each key's digit from shared memory rather than recomputing it
-  // from the key (sort bits take several instructions).
-  template <bool SortBits>
-  static constexpr bool reads_kept_digits = SortBits;
-
-  // The keys and, where the scatter reads them, their digits into the exchange in digit order.
+  // The keys and, where they come from sort bits, their digits into the exchange in digit
+  // order: the scatter reads those digits rather than recomputing them from the keys (sort
+  // bits take several instructions).
   template <bool FullTile, bool SortBits>
   __device__ __forceinline__ void stage_keys(
       const Key (&tile_keys)[holds_keys<SortBits> ? items : 1],
@@ -503,7 +500,7 @@ struct onesweep_tile {
         shared.exchange.keys[ranks[j]] = tile_keys[j];
       else
         shared.exchange.keys[ranks[j]] = key_source[tile.begin + i];
-      if constexpr (reads_kept_digits<SortBits>)
+      if constexpr (SortBits)
         shared.digits[ranks[j]] = typename storage_t::digit_t(digit(tile_bits[j]));
     });
   }
@@ -556,7 +553,7 @@ struct onesweep_tile {
     for_each_striped<threads, items, FullTile>(tile.count, [&](int j, int i) {
       const Key key = shared.exchange.keys[i];
       unsigned int d;
-      if constexpr (reads_kept_digits<SortBits>)
+      if constexpr (SortBits)
         d = shared.digits[i];
       else
         d = digit(encoded_bits(key, flip));
