@@ -14,14 +14,13 @@ namespace gpusort::backends {
 
 inline int multiprocessor_count() { return detail::current_device_facts().multiprocessors; }
 
-// Resident blocks of Kernel at Threads per block (and DynamicSharedBytes of dynamic shared
-// memory, which must be allowed first where above 48 KB: else no block fits) on the current
-// device, at most `most` (at least one).
+// Blocks of Kernel at Threads per block (and DynamicSharedBytes of dynamic shared memory,
+// which must be allowed first where above 48 KB: else no block fits) resident at once on the
+// current device (at least one per SM).
 template <auto Kernel, int Threads, int DynamicSharedBytes = 0>
-unsigned resident_grid(std::size_t most) {
-  static detail::per_device<std::size_t> resident_blocks;
-  const int device = detail::current_device();
-  const std::size_t resident = resident_blocks.get(device, [](int d) {
+std::size_t resident_blocks() {
+  static detail::per_device<std::size_t> resident;
+  return resident.get(detail::current_device(), [](int d) {
     int per_multiprocessor = 0;
     detail::check_cuda(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, Kernel, Threads,
@@ -30,6 +29,13 @@ unsigned resident_grid(std::size_t most) {
     return std::size_t(per_multiprocessor > 0 ? per_multiprocessor : 1) *
            detail::facts_of_device(d).multiprocessors;
   });
+}
+
+// As many blocks of Kernel as are resident at once (resident_blocks), at most `most` (at
+// least one).
+template <auto Kernel, int Threads, int DynamicSharedBytes = 0>
+unsigned resident_grid(std::size_t most) {
+  const std::size_t resident = resident_blocks<Kernel, Threads, DynamicSharedBytes>();
   const std::size_t grid = resident < most ? resident : most;
   return unsigned(grid > 0 ? grid : 1);
 }

@@ -11,6 +11,7 @@
 #include "../common/kernel_setup.cuh"
 #include "cluster_sort.cuh"
 #include "kernels.cuh"
+#include "merge_budgets.cuh"
 #include "sample_sort.cuh"
 
 #include <cuda_runtime_api.h>
@@ -119,6 +120,7 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
                                  tile_samples);
   });
 
+  const merge_residency<PassShape, Key, Value, Compare> residency;
   Key* from_keys = tile_keys;
   Key* to_keys = passes % 2 == 0 ? alternate_keys : keys;
   Value* from_values = tile_values;
@@ -130,11 +132,14 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
       std::swap(from_keys, to_keys);
       std::swap(from_values, to_values);
     };
+    const int budget = residency.budget_for(merge_blocks);
     if (searches_in_merge(pass)) {
-      launch_dependent(search_and_merge_runs<PassShape, Key, Value, Compare>,
-                       unsigned(merge_blocks), PassShape::merge_threads, 0, stream,
-                       "merge sort: search_and_merge_runs", from_keys, to_keys, from_values,
-                       to_values, n, run_width, pass, flags, comp);
+      with_merge_budget<PassShape>(budget, [&](auto b) {
+        launch_dependent(search_and_merge_runs<PassShape, b.value, Key, Value, Compare>,
+                         unsigned(merge_blocks), PassShape::merge_threads, 0, stream,
+                         "merge sort: search_and_merge_runs", from_keys, to_keys,
+                         from_values, to_values, n, run_width, pass, flags, comp);
+      });
       next_pass();
       continue;
     }
@@ -149,11 +154,13 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
                        splits_disagreed, comp);
     });
     with_samples_if(searches_by_samples(pass + 1), [&](const auto& next_samples) {
-      launch_dependent(
-          merge_runs<PassShape, std::decay_t<decltype(next_samples)>, Key, Value, Compare>,
-          unsigned(merge_blocks), PassShape::merge_threads, 0, stream, "merge sort: merge_runs",
-          from_keys, to_keys, from_values, to_values, n, run_width, pass, splits, flags,
-          next_samples, comp);
+      using next_samples_t = std::decay_t<decltype(next_samples)>;
+      with_merge_budget<PassShape>(budget, [&](auto b) {
+        launch_dependent(merge_runs<PassShape, b.value, next_samples_t, Key, Value, Compare>,
+                         unsigned(merge_blocks), PassShape::merge_threads, 0, stream,
+                         "merge sort: merge_runs", from_keys, to_keys, from_values, to_values,
+                         n, run_width, pass, splits, flags, next_samples, comp);
+      });
     });
     next_pass();
   }

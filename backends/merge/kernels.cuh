@@ -12,7 +12,8 @@
 //                   samples the next pass's find_splits reads.
 //   or, for passes of fewer merge blocks still, one launch per pass:
 //     search_and_merge_runs   each block searches its own splits by lanes, then merges.
-// Their shapes, from the tuning's knobs: shapes.cuh.
+// Their shapes, from the tuning's knobs: shapes.cuh. The two merge kernels are compiled for
+// each of the shape's register budgets (Budget), one chosen per pass: merge_budgets.cuh.
 //   Large passes' searches get a launch of their own: fused into the merge, every block
 //   waited on its chain of dependent global loads before its first useful one, where a
 //   launch of searches alone has them all in flight at once.
@@ -211,8 +212,9 @@ __device__ __forceinline__ bool skips(int pass, const merge_pass_flags* flags) {
 // next pass's find_splits (unless Samples is no_split_samples). Where splits disagree (a
 // comparator that is no strict weak ordering), the block copies its range through unmerged:
 // the output stays a permutation of the input.
-template <class Shape, class Samples, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(Shape::merge_threads)
+template <class Shape, int Budget, class Samples, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(Shape::merge_threads,
+                                  Shape::template merge_budget<Budget>::blocks_per_multiprocessor)
     merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values, Value* out_values,
                std::size_t n, std::size_t run_width, int pass, const std::size_t* splits,
                const merge_pass_flags* flags, Samples next_samples, Compare comp) {
@@ -246,8 +248,9 @@ __global__ void __launch_bounds__(Shape::merge_threads)
 // sort's last pass takes this kernel only where its comparator cannot disagree
 // (strict_orders.cuh: splits_always_agree); else its splits are all checked before any block
 // merges (find_splits).
-template <class Shape, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(Shape::merge_threads)
+template <class Shape, int Budget, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(Shape::merge_threads,
+                                  Shape::template merge_budget<Budget>::blocks_per_multiprocessor)
     search_and_merge_runs(const Key* in_keys, Key* out_keys, const Value* in_values,
                           Value* out_values, std::size_t n, std::size_t run_width, int pass,
                           merge_pass_flags* flags, Compare comp) {

@@ -50,6 +50,25 @@ struct merge_shape {
                      : Tuning::knobs.merge_items_per_thread,
       fitting_merge_items);
   static constexpr int chunk_items = merge_threads * merge_items_per_thread;
+  // The merge kernels' register budgets (merge_budgets.cuh): Tuning's for the key's width up
+  // to their first 0, at least one (any_registers where none). Budget b's launch bound:
+  // merge_budget<b>::blocks_per_multiprocessor (0: none).
+  static constexpr auto& merge_budget_list =
+      eight_byte_key ? Tuning::knobs.merge_blocks_per_multiprocessor_8_byte_keys
+                     : Tuning::knobs.merge_blocks_per_multiprocessor;
+  static constexpr int merge_budget_count = [] {
+    constexpr int most = int(std::extent_v<std::remove_reference_t<decltype(merge_budget_list)>>);
+    int count = 0;
+    while (count < most && merge_budget_list[count] != 0) ++count;
+    return count > 0 ? count : 1;
+  }();
+  template <int Budget>
+  struct merge_budget {
+    static constexpr int blocks_per_multiprocessor =
+        merge_budget_list[Budget] > 0
+            ? min_blocks_per_multiprocessor(merge_budget_list[Budget], merge_threads)
+            : 0;
+  };
   static_assert(tile_items <= 65536 && chunk_items <= 65536,
                 "positions are 16-bit in shared memory");
   // find_splits: one search per group of 16 lanes, or per thread where it starts from
@@ -76,13 +95,18 @@ struct merge_shape {
 
 // Tuning's knobs for the tiles and merge passes of a sort of Key with values: its _with_values
 // knobs in place of those they refine, where set. Keys of 8 bytes, which have knobs of their own
-// (items_per_thread_8_byte_keys), keep those of keys alone: with values their wide tiles won
-// from 4 of them (u64 + u32, H200, from 4 / from 192: 2^16 1.05 / 0.98x, 2^17 1.06 / 0.95x
-// CUB's merge sort; bench/results/NOTES.md, 2026-11-30).
+// (items_per_thread_8_byte_keys), keep those of keys alone, but for the merge kernels' register
+// budgets (with values, those of keys alone lost: policies/tuning/sm90.cuh): with values their
+// wide tiles won from 4 of them (u64 + u32, H200, from 4 / from 192: 2^16 1.05 / 0.98x, 2^17
+// 1.06 / 0.95x CUB's merge sort; bench/results/NOTES.md, 2026-11-30).
 template <class Tuning, class Key>
 struct with_values_tuning {
   static constexpr auto knobs = [] {
     auto k = Tuning::knobs;
+    if (k.merge_blocks_per_multiprocessor_with_values[0] != 0)
+      for (int b = 0; b < k.most_merge_budgets; ++b)
+        k.merge_blocks_per_multiprocessor[b] = k.merge_blocks_per_multiprocessor_8_byte_keys[b] =
+            k.merge_blocks_per_multiprocessor_with_values[b];
     if (sizeof(Key) == 8 && k.items_per_thread_8_byte_keys > 0) return k;
     if (k.wide_tile_from_tiles_with_values > 0)
       k.wide_tile_from_tiles = k.wide_tile_from_tiles_with_values;

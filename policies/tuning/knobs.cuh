@@ -175,6 +175,15 @@ struct merge_knobs {
   int merge_items_per_thread = 0;  // and merged keys per thread
   int merge_items_per_thread_with_values = 0;  // the same for sorts with values (0: as
                                                // without; 8-byte keys have their own)
+  // The merge kernels' register budgets, each compiled: blocks per SM, or any_registers
+  // (the compiler's choice), up to the first 0 (none: any_registers). A pass takes the first
+  // that holds all its blocks at once, else the last. Keys of at most 4 bytes, keys of 8
+  // bytes, and sorts with values (of any key: 0 in the first, as the others).
+  static constexpr int any_registers = -1;
+  static constexpr int most_merge_budgets = 4;
+  int merge_blocks_per_multiprocessor[most_merge_budgets] = {};
+  int merge_blocks_per_multiprocessor_8_byte_keys[most_merge_budgets] = {};
+  int merge_blocks_per_multiprocessor_with_values[most_merge_budgets] = {};
   int items_per_thread_8_byte_keys = 0;  // both, for keys of 8 bytes (0: as for the others)
   int split_search_threads = 0;    // the split search's block (whole warps: both searches
                                    // use it)

@@ -360,6 +360,31 @@ struct merge_tuning_sm90 final {
     // 1.14 / 1.22, 2^25 1.19 / 1.21, 2^27 1.19 / 1.20; 11 and 15 in between; keys alone lose
     // with 13: u32 2^21 / 2^22 1.10 / 1.14 -> 1.06 / 1.11; bench/results/NOTES.md, 2026-11-30).
     k.merge_items_per_thread_with_values = 13;
+    // The merge kernels' register budgets, a pass taking the first that holds all its blocks
+    // at once (one wave), else the last: where they all fit, more registers shorten each
+    // block's chain; where they do not, more resident blocks start the last ones sooner.
+    // Measured (H200, scratch timer, ratio to CUB's merge sort with each budget for every
+    // pass; the compiler's choice is 40 registers for u32, 12 blocks per SM):
+    //   u32 keys, 128 x 17 (1 / 8 / any / 16 blocks per SM): 2^20 (482 merge blocks) 1.44 /
+    //   1.39 / 1.40 / 1.30, 2^21 (964) 1.17 / 1.41 / 1.34 / 1.30, 3000001 (1379) 1.07 / 1.21 /
+    //   1.34 / 1.28, 2^22 (1928) 1.02 / 1.16 / 1.22 / 1.26, 2^23 1.01 / 1.12 / 1.17 / 1.24,
+    //   2^24 0.93 / 1.06 / 1.12 / 1.13;
+    //   u64 keys, 128 x 9: 2^20 1.58 / 1.52 / 1.40 / 1.34, 2^21 1.30 / 1.29 / 1.32 / 1.40,
+    //   3000001 1.22 / 1.23 / 1.38 / 1.39, 2^23 1.21 / 1.24 / 1.29 / 1.26 (f64 alike);
+    //   with values, u32 + u32 (128 x 13): 2^20 1.36 / 1.21 / 1.28 / 0.90, 2^21 1.22 / 1.24 /
+    //   1.28 / 1.04, and 16 worse still from there; u64 + u32: 2^20 1.40 / 1.39 / 1.32 / 1.01,
+    //   2^21 1.22 / 1.20 / 1.17 / 1.07 (12: 1.22), 2^23 1.09 / 1.15 / 1.18 / 0.87
+    //   (bench/results/NOTES.md, 2026-12-03).
+    k.merge_blocks_per_multiprocessor[0] = 1;
+    k.merge_blocks_per_multiprocessor[1] = 8;
+    k.merge_blocks_per_multiprocessor[2] = k.any_registers;
+    k.merge_blocks_per_multiprocessor[3] = 16;
+    k.merge_blocks_per_multiprocessor_8_byte_keys[0] = 1;
+    k.merge_blocks_per_multiprocessor_8_byte_keys[1] = 8;
+    k.merge_blocks_per_multiprocessor_8_byte_keys[2] = 16;
+    k.merge_blocks_per_multiprocessor_8_byte_keys[3] = k.any_registers;
+    k.merge_blocks_per_multiprocessor_with_values[0] = 1;
+    k.merge_blocks_per_multiprocessor_with_values[1] = k.any_registers;
     // Keys of 8 bytes (u64, f64; alone or with values): 9 keys per thread in tiles and merges,
     // which hold twice the registers per key. Ratio to CUB's merge sort, H100, 2^16 / 2^20 /
     // 2^26: f64 0.74 / 0.95 / 1.02 -> 0.94 / 1.03 / 1.05, u64 0.73 / 0.92 / 0.98 -> 0.91 /

@@ -3,6 +3,7 @@
 #include <gpusort/detail/backends/common/block_shared.cuh>
 #include <gpusort/detail/backends/common/kernel_setup.cuh>
 #include <gpusort/detail/backends/merge/kernels.cuh>
+#include <gpusort/detail/backends/merge/merge_budgets.cuh>
 #include <gpusort/detail/backends/merge/merge_path.cuh>
 #include <gpusort/detail/backends/merge/split_samples.cuh>
 #include <gpusort/functional.cuh>
@@ -535,6 +536,61 @@ TEST(MergeTile, SortsWithValuesTakeTheirOwnKnobs) {
   EXPECT_EQ((merge::merge_shape<f64_values, double>::chunk_items),
             (merge::merge_shape<tuning, double>::chunk_items));
   EXPECT_EQ(f64_values::knobs.wide_tile_from_tiles, tuning::knobs.wide_tile_from_tiles);
+}
+
+// A pass takes the first of its register budgets that holds all its blocks at once, in the
+// tuning's order, else the last.
+TEST(MergeBudgets, APassTakesTheFirstBudgetHoldingAllItsBlocks) {
+  const std::size_t resident[] = {660, 1056, 2112, 1584};  // blocks at 1, 8, 16, any
+  EXPECT_EQ(merge::first_budget_holding(1, resident, 4), 0);
+  EXPECT_EQ(merge::first_budget_holding(660, resident, 4), 0);
+  EXPECT_EQ(merge::first_budget_holding(661, resident, 4), 1);
+  EXPECT_EQ(merge::first_budget_holding(1057, resident, 4), 2);
+  EXPECT_EQ(merge::first_budget_holding(1584, resident, 4), 2);
+  EXPECT_EQ(merge::first_budget_holding(2113, resident, 4), 3);
+  EXPECT_EQ(merge::first_budget_holding(1u << 30, resident, 4), 3);
+  EXPECT_EQ(merge::first_budget_holding(5000, resident, 1), 0);
+  EXPECT_EQ(merge::first_budget_holding(5000, resident, 2), 1);
+}
+
+struct no_merge_budgets {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = gpusort::merge_tuning_sm90::knobs;
+    for (int b = 0; b < k.most_merge_budgets; ++b)
+      k.merge_blocks_per_multiprocessor[b] = k.merge_blocks_per_multiprocessor_8_byte_keys[b] =
+          k.merge_blocks_per_multiprocessor_with_values[b] = 0;
+    return k;
+  }();
+};
+
+// Each key width and sorts with values take their own list of budgets, up to its first 0;
+// any_registers (and a tuning without budgets) compiles the kernels with no register bound.
+TEST(MergeBudgets, KeyWidthsAndValuesTakeTheirOwnBudgets) {
+  using tuning = gpusort::merge_tuning_sm90;
+  constexpr auto& knobs = tuning::knobs;
+  using u32 = merge::merge_shape<tuning, std::uint32_t>;
+  static_assert(u32::merge_budget_count == 4);
+  const auto& budgets = knobs.merge_blocks_per_multiprocessor;
+  EXPECT_EQ(u32::merge_budget<0>::blocks_per_multiprocessor, budgets[0]);
+  EXPECT_EQ(u32::merge_budget<1>::blocks_per_multiprocessor, budgets[1]);
+  EXPECT_EQ(budgets[2], knobs.any_registers);
+  EXPECT_EQ(u32::merge_budget<2>::blocks_per_multiprocessor, 0);
+  EXPECT_EQ(u32::merge_budget<3>::blocks_per_multiprocessor, budgets[3]);
+  using f64 = merge::merge_shape<tuning, double>;
+  static_assert(f64::merge_budget_count == 4);
+  EXPECT_EQ(f64::merge_budget<2>::blocks_per_multiprocessor,
+            knobs.merge_blocks_per_multiprocessor_8_byte_keys[2]);
+  EXPECT_EQ(f64::merge_budget<3>::blocks_per_multiprocessor, 0);
+  using u32_values =
+      merge::merge_shape<merge::tuning_for_values<tuning, std::uint32_t, true>, std::uint32_t>;
+  using f64_values = merge::merge_shape<merge::tuning_for_values<tuning, double, true>, double>;
+  static_assert(u32_values::merge_budget_count == 2 && f64_values::merge_budget_count == 2);
+  EXPECT_EQ(u32_values::merge_budget<0>::blocks_per_multiprocessor,
+            knobs.merge_blocks_per_multiprocessor_with_values[0]);
+  EXPECT_EQ(f64_values::merge_budget<1>::blocks_per_multiprocessor, 0);
+  using unbudgeted = merge::merge_shape<no_merge_budgets, std::uint32_t>;
+  static_assert(unbudgeted::merge_budget_count == 1);
+  EXPECT_EQ(unbudgeted::merge_budget<0>::blocks_per_multiprocessor, 0);
 }
 
 TEST(MergeTile, ShapesFitSharedMemory) {
