@@ -51,21 +51,24 @@ struct merge_shape {
       fitting_merge_items);
   static constexpr int chunk_items = merge_threads * merge_items_per_thread;
   // The merge kernels' register budgets (merge_budgets.cuh): Tuning's for the key's width up
-  // to their first 0, at least one (any_registers where none). Budget b's launch bound:
-  // merge_budget<b>::blocks_per_multiprocessor (0: none).
+  // to their first 0, at least one (any_registers where none). Keys wider than 8 bytes take
+  // any_registers alone: their merge blocks are held by shared memory (16 bytes: 31 KB a
+  // block, 7 per SM), and a budget of more blocks than that only spills (16 per SM: 880
+  // bytes). Budget b's launch bound: merge_budget<b>::blocks_per_multiprocessor (0: none).
+  static constexpr bool budgeted_key = sizeof(Key) <= 4 || eight_byte_key;
   static constexpr auto& merge_budget_list =
       eight_byte_key ? Tuning::knobs.merge_blocks_per_multiprocessor_8_byte_keys
                      : Tuning::knobs.merge_blocks_per_multiprocessor;
   static constexpr int merge_budget_count = [] {
     constexpr int most = int(std::extent_v<std::remove_reference_t<decltype(merge_budget_list)>>);
     int count = 0;
-    while (count < most && merge_budget_list[count] != 0) ++count;
+    while (budgeted_key && count < most && merge_budget_list[count] != 0) ++count;
     return count > 0 ? count : 1;
   }();
   template <int Budget>
   struct merge_budget {
     static constexpr int blocks_per_multiprocessor =
-        merge_budget_list[Budget] > 0
+        budgeted_key && merge_budget_list[Budget] > 0
             ? min_blocks_per_multiprocessor(merge_budget_list[Budget], merge_threads)
             : 0;
   };

@@ -178,7 +178,8 @@ struct merge_knobs {
   // The merge kernels' register budgets, each compiled: blocks per SM, or any_registers
   // (the compiler's choice), up to the first 0 (none: any_registers). A pass takes the first
   // that holds all its blocks at once, else the last. Keys of at most 4 bytes, keys of 8
-  // bytes, and sorts with values (of any key: 0 in the first, as the others).
+  // bytes, and sorts with values of either (0 in the first: as without values); wider keys
+  // take any_registers alone.
   static constexpr int any_registers = -1;
   static constexpr int most_merge_budgets = 4;
   int merge_blocks_per_multiprocessor[most_merge_budgets] = {};

@@ -564,7 +564,8 @@ struct no_merge_budgets {
 };
 
 // Each key width and sorts with values take their own list of budgets, up to its first 0;
-// any_registers (and a tuning without budgets) compiles the kernels with no register bound.
+// any_registers (keys wider than 8 bytes, a tuning without budgets) compiles the kernels with
+// no register bound.
 TEST(MergeBudgets, KeyWidthsAndValuesTakeTheirOwnBudgets) {
   using tuning = gpusort::merge_tuning_sm90;
   constexpr auto& knobs = tuning::knobs;
@@ -588,6 +589,9 @@ TEST(MergeBudgets, KeyWidthsAndValuesTakeTheirOwnBudgets) {
   EXPECT_EQ(u32_values::merge_budget<0>::blocks_per_multiprocessor,
             knobs.merge_blocks_per_multiprocessor_with_values[0]);
   EXPECT_EQ(f64_values::merge_budget<1>::blocks_per_multiprocessor, 0);
+  using wide = merge::merge_shape<tuning, forty_bytes>;
+  static_assert(wide::merge_budget_count == 1);
+  EXPECT_EQ(wide::merge_budget<0>::blocks_per_multiprocessor, 0);
   using unbudgeted = merge::merge_shape<no_merge_budgets, std::uint32_t>;
   static_assert(unbudgeted::merge_budget_count == 1);
   EXPECT_EQ(unbudgeted::merge_budget<0>::blocks_per_multiprocessor, 0);
