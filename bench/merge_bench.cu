@@ -3,9 +3,10 @@
 // describes (all sort the work buffers in place).
 //
 // Names: <op>/<backend>/<type>/uniform/<n>, n = 2^10, 2^11, ..., 2^28 (every power, since
-// the number of merge passes changes with each doubling; up to --gpusort_max_log2) and 3000,
+// the number of merge passes changes with each doubling; up to --gpusort_max_log2), 3000,
 // 4608 and 6000 (the bands of one block of 512 x 9 and 512 x 13 keys, between 2^11 and
-// 2^13), for
+// 2^13), and 3000001 and 6000000 (a last pass that merges a full run with a short one, as
+// most sizes a user sorts do; with --gpusort_max_log2 of at least 22 and 23), for
 //   sort/<backend>/u32/uniform/<n>                     gpusort::less<>
 //   sort/<backend>/f64/uniform/<n>                     gpusort::less<>
 //   sort/<backend>/s16/uniform/<n>                     major_minor_less
@@ -104,6 +105,8 @@ void register_merge_type(bench_context& context, int max_log2, const sort_row (&
   std::vector<std::size_t> sizes = {3000, 4608, 6000};
   for (int log2 = merge_min_log2; log2 <= std::min(max_log2, merge_max_log2); ++log2)
     sizes.push_back(std::size_t(1) << log2);
+  for (const std::size_t n : {std::size_t(3000001), std::size_t(6000000)})
+    if (n <= std::size_t(1) << std::min(max_log2, merge_max_log2)) sizes.push_back(n);
   std::sort(sizes.begin(), sizes.end());
   for (const std::size_t n : sizes) {
     for (const sort_row& r : rows) {

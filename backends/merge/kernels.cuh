@@ -222,7 +222,6 @@ __global__ void __launch_bounds__(Shape::merge_threads,
   __shared__ storage_t shared;
 
   const merge_block_range range = merge_block_of(blockIdx.x, run_width, Shape::chunk_items, n);
-  if (range.diagonal_begin == range.diagonal_end) return;  // the whole block: no barrier yet
   wait_for_previous_kernel();
   if (skips(pass, flags)) return;
   const merge_pieces pieces = find_pieces(range, blockIdx.x, splits, &flags->splits_disagreed);
@@ -258,7 +257,6 @@ __global__ void __launch_bounds__(Shape::merge_threads,
   __shared__ storage_t shared;
   __shared__ std::size_t found[2];  // the block's split, its end split
   const merge_block_range range = merge_block_of(blockIdx.x, run_width, Shape::chunk_items, n);
-  if (range.diagonal_begin == range.diagonal_end) return;  // the whole block: no barrier yet
   wait_for_previous_kernel();
   if (skips(pass, flags)) return;
   if (threadIdx.x < 32) {

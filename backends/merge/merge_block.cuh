@@ -49,7 +49,6 @@ struct merge_pieces {
 // block's split, or the end of run a where the block is its pair's last one). Splits that
 // disagree (`disagreed`, or the two here) cut no pieces: the block's whole range of the
 // input, a run a that reaches into b, is its "piece of a", and the merge copies it in order.
-// Not for an empty block (diagonal_begin == diagonal_end).
 __device__ __forceinline__ merge_pieces pieces_between(const merge_block_range& range,
                                                        std::size_t split, std::size_t end_split,
                                                        bool disagreed) {

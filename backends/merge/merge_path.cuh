@@ -23,15 +23,26 @@ __host__ __device__ constexpr int merge_pass_count(std::size_t n, std::size_t ti
 // whatever the data. Block `block` of the pass writes outputs [diagonal_begin, diagonal_end)
 // of the merge of run a = [begin, begin + a_count) and run b = [begin + a_count, begin +
 // a_count + b_count). The last pair may be short or have no b run; the last chunk of a pair
-// may be short, or empty (diagonal_begin == diagonal_end) in the pass's short last pair.
+// may be short.
 __host__ __device__ constexpr std::size_t merge_blocks_per_pair(std::size_t run_width,
                                                                 int chunk) {
   return (2 * run_width + chunk - 1) / chunk;
 }
 
+// The blocks of a pass: every block of each full pair, and of the last pair, which may be
+// short, only those with outputs to write. The others would be the grid's last blocks, so
+// leaving them out moves no block; launched, they returned at once but still counted in the
+// grid that picks the pass's register budget (merge_budgets.cuh): the last two passes of
+// 3000001 u32 keys, 1379 blocks with outputs in a grid of 2048, took the budget for over
+// 1584 blocks and lost 3-8 % (H200, bench/results/NOTES.md, 2026-12-03).
 __host__ __device__ constexpr std::size_t merge_block_count(std::size_t n, std::size_t run_width,
                                                             int chunk) {
-  return (n + 2 * run_width - 1) / (2 * run_width) * merge_blocks_per_pair(run_width, chunk);
+  if (n == 0) return 0;
+  const std::size_t pair_width = 2 * run_width;
+  const std::size_t pairs_before_last = (n - 1) / pair_width;
+  const std::size_t last_pair_count = n - pairs_before_last * pair_width;
+  return pairs_before_last * merge_blocks_per_pair(run_width, chunk) +
+         (last_pair_count + chunk - 1) / chunk;
 }
 
 struct merge_block_range {

@@ -622,7 +622,6 @@ __global__ void __launch_bounds__(Shape::merge_threads)
     for (std::size_t block = blockIdx.x; block < blocks; block += gridDim.x) {
       const segment_merge_block at = merge_block_in_segment<Shape>(
           begins, ends, n, list, segments, first_blocks, block, tile_items, run_width);
-      if (at.range.diagonal_begin == at.range.diagonal_end) continue;  // same for the block
       const merge::merge_pieces pieces = merge::find_pieces(at.range, block, splits, disagreed);
       const bool from_alternate = pass_reads_alternate(at.owned.passes, pass);
       const std::size_t begin = at.owned.span.begin;
