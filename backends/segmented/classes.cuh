@@ -90,7 +90,8 @@ __host__ __device__ constexpr std::size_t most_multi_block_tiles(std::size_t n, 
 
 // Merge blocks of pass `pass` (runs of tile_items << pass keys, chunk keys per block) over
 // segments of at most n keys in all: a segment of m keys takes part while m > run width w,
-// and takes ceil(m / 2w) * ceil(2w / chunk) <= 3m / chunk + m / w + 1 blocks.
+// and takes at most ceil(m / 2w) * ceil(2w / chunk) <= 3m / chunk + m / w + 1 blocks (fewer
+// where its last pair is short: merge::merge_block_count).
 __host__ __device__ constexpr std::size_t most_merge_blocks(std::size_t n, int tile_items,
                                                             int pass, int chunk) {
   const std::size_t run_width = std::size_t(tile_items) << pass;
