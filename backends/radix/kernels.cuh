@@ -324,10 +324,12 @@ struct onesweep_storage {
   } exchange;
   Value values_beside[values_beside_keys ? Shape::tile_items : 1];
   digit_t digits[keeps_digits ? Shape::tile_items : 1];
-  // Where staged key i of each digit goes: key_base[digit] + i (its value goes to the same
-  // offset in the values' buffer). Pointers rather than offsets, so that the scatter adds one
-  // 32-bit index to one loaded pointer.
+  // Where staged key i of each digit goes: key_base[digit] + i; values that take the keys'
+  // place go to value_base[digit] + i (values beside their keys: to their key's offset).
+  // Pointers rather than offsets, so that the scatter adds one 32-bit index to one loaded
+  // pointer.
   typename Shape::key_type* key_base[Shape::digits];
+  Value* value_base[has_values_v<Value> && !values_beside_keys ? Shape::digits : 1];
   int tile_number;
 };
 
@@ -530,6 +532,8 @@ struct onesweep_tile {
       // At least 0: the digit's start counts every key of a smaller digit, this tile's too.
       const std::size_t base = starts[b] + before - std::size_t(digit_prefix[b]);
       shared.key_base[d] = key_destination + base;
+      if constexpr (has_values && !shape::values_beside_keys)
+        shared.value_base[d] = value_destination + base;
       if (next_digit_starts != nullptr && tile_number == tiles - 1)
         next_digit_starts[d] = starts[b] + before + std::size_t(counts[b]);
     }
@@ -562,11 +566,6 @@ struct onesweep_tile {
     });
   }
 
-  // Where item i of the sorted tile's digit d goes in the values' buffer: its key's offset.
-  __device__ __forceinline__ Value* value_place(unsigned int d, int i) const {
-    return value_destination + (shared.key_base[d] - key_destination) + i;
-  }
-
   // Where the values have an exchange of their own: into it by rank, next to the keys (from
   // global memory where they are not held).
   template <bool FullTile>
@@ -594,7 +593,9 @@ struct onesweep_tile {
   }
 
   // The values take the keys' way: into the exchange by rank, out by the digits the keys'
-  // scatter kept.
+  // scatter kept, each through its digit's value pointer (the pointer loaded rather than the
+  // place computed from its key's: 16-byte values behind u16 keys 9-14 % faster, u64+u32
+  // 2-4 %; H200, bench/results/2026-12-03-h200-radix-value-table-ab.txt).
   template <bool FullTile>
   __device__ __forceinline__ void scatter_values(
       const int (&ranks)[items], const Value (&tile_values)[holds_values ? items : 1],
@@ -604,7 +605,7 @@ struct onesweep_tile {
         tile.count, [&](int j, int) { shared.exchange.values[ranks[j]] = tile_values[j]; });
     __syncthreads();
     for_each_striped<threads, items, FullTile>(tile.count, [&](int j, int i) {
-      *value_place(item_digits[j], i) = shared.exchange.values[i];
+      shared.value_base[item_digits[j]][i] = shared.exchange.values[i];
     });
   }
 };
