@@ -594,8 +594,8 @@ struct onesweep_tile {
 
   // The values take the keys' way: into the exchange by rank, out by the digits the keys'
   // scatter kept, each through its digit's value pointer (the pointer loaded rather than the
-  // place computed from its key's: 16-byte values behind u16 keys 9-14 % faster, u64+u32
-  // 2-4 %; H200, bench/results/2026-12-03-h200-radix-value-table-ab.txt).
+  // place computed from its key's: 16-byte values behind u16 keys 9-14 % faster, u64+u32 on
+  // the default tiles 2-4 %; H200, bench/results/2026-12-03-h200-radix-value-table-ab.txt).
   template <bool FullTile>
   __device__ __forceinline__ void scatter_values(
       const int (&ranks)[items], const Value (&tile_values)[holds_values ? items : 1],
