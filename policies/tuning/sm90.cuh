@@ -22,8 +22,8 @@ struct radix_tuning_sm90 final {
     // where kept) fits this much shared memory, next to the digits' output pointers (2 KB,
     // 4 KB where values take the keys' place). Beyond 48 KB the tile takes dynamic shared
     // memory (at most 60 KB here, so that with the pointers every tile fits sm_75's 64 KB).
-    // Keys only: u64 keys get 15 items below 2^24 (17 or 18: 14-17 % slower on the H100; from 2^24 the large-input tile below);
-    // with values: u32+u32 19 (H100, whole sorts at 2^24 and
+    // Keys only: u64 keys get 15 items below 2^24 (17 or 18: 14-17 % slower on the H100;
+    // from 2^24 the large-input tile below); with values: u32+u32 19 (H100, whole sorts at 2^24 and
     // 2^26: 21 3-5 % slower, 20 1 %, 18 4-5 %, 17 7 %, 23 9 %; the register budget spills
     // differently at each), u64+u32 17 (H200: 1.6 % slower than 18, which needed 62 KB
     // before the values had pointers of their own; 13: 6 % slower, 16: 3 % slower).
