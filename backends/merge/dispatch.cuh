@@ -145,13 +145,23 @@ void sort_in_tiles(const sort_request<Key, Value, Compare, Stable>& request) {
     }
     with_samples_if(searches_by_samples(pass), [&](const auto& pass_samples) {
       using pass_samples_t = std::decay_t<decltype(pass_samples)>;
-      constexpr int searches_per_block =
-          PassShape::template split_searches_per_block<records_samples_v<pass_samples_t>>;
-      launch_dependent(find_splits<PassShape, pass_samples_t, Key, Compare>,
-                       unsigned(tile_count(merge_blocks, searches_per_block)),
-                       PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
-                       from_keys, n, run_width, merge_blocks, pass_samples, splits,
-                       splits_disagreed, comp);
+      const auto find_splits_by = [&](auto lanes) {
+        constexpr int searches_per_block =
+            PassShape::template split_searches_per_block<lanes.value>;
+        launch_dependent(find_splits<PassShape, lanes.value, pass_samples_t, Key, Compare>,
+                         unsigned(tile_count(merge_blocks, searches_per_block)),
+                         PassShape::split_search_threads, 0, stream, "merge sort: find_splits",
+                         from_keys, n, run_width, merge_blocks, pass_samples, splits,
+                         splits_disagreed, comp);
+      };
+      using by_one_thread = std::integral_constant<int, 1>;
+      using by_sample_lanes = std::integral_constant<int, PassShape::sample_search_lanes>;
+      if constexpr (!records_samples_v<pass_samples_t>)
+        find_splits_by(std::integral_constant<int, PassShape::key_search_lanes>{});
+      else if (merge_blocks <= PassShape::sample_lane_search_most_blocks)
+        find_splits_by(by_sample_lanes{});
+      else
+        find_splits_by(by_one_thread{});
     });
     with_samples_if(searches_by_samples(pass + 1), [&](const auto& next_samples) {
       using next_samples_t = std::decay_t<decltype(next_samples)>;

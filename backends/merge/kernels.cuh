@@ -4,9 +4,9 @@
 //                sorts that hold a tile's keys encoded (tile_key_codecs.cuh)
 //   per pass:
 //     find_splits   a group of lanes per merge block finds where the block's output range
-//                   starts on the merge path of its pair of runs; in large passes a thread
-//                   per merge block, first among samples of the runs that the kernel
-//                   before wrote (split_samples.cuh)
+//                   starts on the merge path of its pair of runs; in large passes first
+//                   among samples of the runs that the kernel before wrote
+//                   (split_samples.cuh), by lanes or, in the largest, by one thread
 //     merge_runs    each block loads its pieces of the two runs, merges them in shared
 //                   memory and writes the result out, coalesced (merge_block.cuh), and the
 //                   samples the next pass's find_splits reads.
@@ -147,31 +147,31 @@ __global__ void __launch_bounds__(Shape::tile_threads, Shape::tile_blocks_per_mu
                    in_values, out_values, comp, samples);
 }
 
-// Grid: one search per merge block, Shape::split_searches_per_block(from samples) per launch
-// block of Shape::split_search_threads, each launch block also searching the first merge
-// block of the next (so every search sees the split after its own). splits[block] = how
-// many of the keys before the block's first output position, within its pair of runs, come
-// from run a.
-// Passes of few merge blocks search the keys by a group of 16 lanes each (rounds of loads in
-// flight together instead of one load per halving: what such a pass waits on). Large passes
-// search by one thread each, halving first among the samples that the kernel before wrote
-// (split_samples.cuh; a compact array that the searches of a pass share in cache), then
-// among the keys of one group: by lanes, their loads spread over several times the memory
-// sectors, which lost 2-5 % of the whole sort from 2^25 u32 keys (H200,
-// bench/results/NOTES.md, 2026-11-30).
+// Grid: one search per merge block by a group of Lanes threads (one: a thread),
+// Shape::split_searches_per_block<Lanes> per launch block of Shape::split_search_threads, each
+// launch block also searching the first merge block of the next (so every search sees the
+// split after its own). splits[block] = how many of the keys before the block's first output
+// position, within its pair of runs, come from run a.
+// Passes of few merge blocks search the keys by lanes (rounds of loads in flight together
+// instead of one load per halving: what such a pass waits on). Large passes halve first among
+// the samples that the kernel before wrote (split_samples.cuh; a compact array that the
+// searches of a pass share in cache), then among the keys of one group: by lanes where the
+// pass has too few searches to keep the SMs busy one thread each, else by one thread (lanes
+// over the keys themselves lost 2-5 % of the whole sort from 2^25 u32 keys, and over the
+// samples up to 3 % from ~20 thousand merge blocks; H200, bench/results/NOTES.md).
 // A comparator that is no strict weak ordering can make neighbouring splits disagree; then
 // *disagreed is set and merge_runs passes keys through unmerged (a permutation, not sorted).
-template <class Shape, class Samples, class Key, class Compare>
+template <class Shape, int Lanes, class Samples, class Key, class Compare>
 __global__ void __launch_bounds__(Shape::split_search_threads)
     find_splits(const Key* keys, std::size_t n, std::size_t run_width, std::size_t merge_blocks,
                 Samples samples, std::size_t* splits, unsigned* disagreed, Compare comp) {
   constexpr bool from_samples = records_samples_v<Samples>;
-  constexpr int lanes = Shape::template split_search_lanes<from_samples>;
-  constexpr int searches_per_block = Shape::template split_searches_per_block<from_samples>;
+  static_assert(from_samples || Lanes > 1, "the keys are searched by lanes");
+  constexpr int searches_per_block = Shape::template split_searches_per_block<Lanes>;
   __shared__ std::size_t found[searches_per_block + 1];
   wait_for_previous_kernel();
   let_next_kernel_start();
-  const int group = int(threadIdx.x) / lanes;
+  const int group = int(threadIdx.x) / Lanes;
   const std::size_t block = std::size_t(blockIdx.x) * searches_per_block + std::size_t(group);
   // Every lane of a warp takes part in its groups' rounds, so a group past the last merge
   // block searches one that exists.
@@ -179,18 +179,21 @@ __global__ void __launch_bounds__(Shape::split_search_threads)
   const merge_block_range range =
       merge_block_of(searching ? block : merge_blocks - 1, run_width, Shape::chunk_items, n);
   const std::size_t split = [&] {
-    if constexpr (from_samples) {
+    if constexpr (from_samples && Lanes > 1) {
+      return samples.template split_by_lanes<Lanes>(keys, range.begin, range.a_count,
+                                                    range.b_count, range.diagonal_begin, comp);
+    } else if constexpr (from_samples) {
       return samples.split(keys, range.begin, range.a_count, range.b_count,
                            range.diagonal_begin, comp);
     } else {
       const Key* a = keys + range.begin;
-      return merge_path_split_by_lanes<lanes>(a, range.a_count, a + range.a_count,
+      return merge_path_split_by_lanes<Lanes>(a, range.a_count, a + range.a_count,
                                               range.b_count, range.diagonal_begin, comp);
     }
   }();
-  if (threadIdx.x % lanes == 0) found[group] = split;
+  if (threadIdx.x % Lanes == 0) found[group] = split;
   __syncthreads();
-  if (threadIdx.x % lanes != 0 || !searching || group == searches_per_block) return;
+  if (threadIdx.x % Lanes != 0 || !searching || group == searches_per_block) return;
   splits[block] = split;
   if (block + 1 < merge_blocks) {
     const merge_block_range next = merge_block_of(block + 1, run_width, Shape::chunk_items, n);
@@ -260,7 +263,7 @@ __global__ void __launch_bounds__(Shape::merge_threads,
   wait_for_previous_kernel();
   if (skips(pass, flags)) return;
   if (threadIdx.x < 32) {
-    constexpr int lanes = Shape::template split_search_lanes<false>;
+    constexpr int lanes = Shape::key_search_lanes;
     static_assert(2 * lanes <= 32, "both searches in the first warp");
     const bool end = threadIdx.x >= lanes;
     const Key* a = in_keys + range.begin;

@@ -74,26 +74,33 @@ struct merge_shape {
   };
   static_assert(tile_items <= 65536 && chunk_items <= 65536,
                 "positions are 16-bit in shared memory");
-  // find_splits: one search per group of 16 lanes, or per thread where it starts from
-  // samples; each launch block also searches the first merge block of the next, so it
-  // covers one merge block fewer than it has searches. (Constants, not functions: kernels
-  // read them, and a user's nvcc need not relax constexpr.)
+  // find_splits: one search per group of lanes (key_search_lanes where it searches the keys,
+  // sample_search_lanes or one thread where it starts from samples); each launch block also
+  // searches the first merge block of the next, so it covers one merge block fewer than it
+  // has searches. (Constants, not functions: kernels read them, and a user's nvcc need not
+  // relax constexpr.)
   static constexpr int split_search_threads = Tuning::knobs.split_search_threads;
   static_assert(split_search_threads >= 32 && split_search_threads % 32 == 0,
                 "split_search_threads: whole warps");
-  template <bool FromSamples>
-  static constexpr int split_search_lanes = FromSamples ? 1 : 16;
-  template <bool FromSamples>
-  static constexpr int split_searches_per_block =
-      split_search_threads / split_search_lanes<FromSamples> - 1;
-  // Passes of at most this many merge blocks search by lanes, larger ones from samples of
-  // their runs.
+  static constexpr int key_search_lanes = 16;
+  static constexpr int sample_search_lanes =
+      Tuning::knobs.sample_split_search_lanes > 1 ? Tuning::knobs.sample_split_search_lanes : 1;
+  static_assert(32 % sample_search_lanes == 0 && split_search_threads / sample_search_lanes >= 2,
+                "sample_split_search_lanes: a power of two to 32, and two searches a block");
+  template <int Lanes>
+  static constexpr int split_searches_per_block = split_search_threads / Lanes - 1;
+  // Passes of at most this many merge blocks search the keys by lanes, larger ones from
+  // samples of their runs.
   static constexpr std::size_t lane_search_most_blocks =
       std::size_t(Tuning::knobs.lane_split_search_most_blocks);
   // Of those, passes of at most this many merge blocks search in the merge kernel itself
   // (search_and_merge_runs).
   static constexpr std::size_t fused_search_most_blocks =
       std::size_t(Tuning::knobs.fused_split_search_most_blocks);
+  // Passes that search from samples: those of at most this many merge blocks by
+  // sample_search_lanes, larger ones by one thread.
+  static constexpr std::size_t sample_lane_search_most_blocks =
+      std::size_t(Tuning::knobs.sample_lane_search_most_blocks);
 };
 
 // Tuning's knobs for the tiles and merge passes of a sort of Key with values: its _with_values

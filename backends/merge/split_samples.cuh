@@ -15,6 +15,7 @@
 // a[i] is the first key of its group and b[diagonal - 1 - i] the last key of its group.
 #pragma once
 
+#include "lane_split_search.cuh"
 #include "merge_path.cuh"
 
 #include <cstddef>
@@ -65,6 +66,37 @@ struct split_samples {
   __host__ __device__ std::size_t split(const Key* keys, std::size_t a_begin,
                                         std::size_t a_count, std::size_t b_count,
                                         std::size_t diagonal, const Compare& comp) const {
+    return split_with(
+        [](split_range<std::size_t> range, const auto& passed) {
+          return first_passed(range, passed);
+        },
+        keys, a_begin, a_count, b_count, diagonal, comp);
+  }
+
+  // The same by the lanes of a group (first_passed_by_lanes): every lane of the warp calls
+  // it, each group's lanes with the same arguments. Rounds of loads in flight together
+  // instead of one after another; their probes of the samples, a compact array that all of
+  // a pass's searches read, stay in cache (over the keys themselves, lanes lost from 2^23
+  // keys: bench/results/NOTES.md).
+  template <int Lanes, class Compare>
+  __device__ std::size_t split_by_lanes(const Key* keys, std::size_t a_begin,
+                                        std::size_t a_count, std::size_t b_count,
+                                        std::size_t diagonal, const Compare& comp) const {
+    return split_with(
+        [](split_range<std::size_t> range, const auto& passed) {
+          return first_passed_by_lanes<Lanes>(range, passed);
+        },
+        keys, a_begin, a_count, b_count, diagonal, comp);
+  }
+
+ private:
+  // The split by `search` (first_passed or a version of it): among the samples, then among
+  // the keys of one window of step positions.
+  template <class Search, class Compare>
+  __host__ __device__ std::size_t split_with(const Search& search, const Key* keys,
+                                             std::size_t a_begin, std::size_t a_count,
+                                             std::size_t b_count, std::size_t diagonal,
+                                             const Compare& comp) const {
     const split_range<std::size_t> range = split_range_of(diagonal, a_count, b_count);
     // Candidates i = k * step below range.highest, from the first at or above range.lowest.
     const split_range<std::size_t> candidates{(range.lowest + step - 1) / step,
@@ -72,7 +104,7 @@ struct split_samples {
     const Key* a_first = first + a_begin / step;
     // The group holding b[diagonal - 1 - k * step] is this one less k.
     const Key* b_last = last + (a_begin + a_count + diagonal) / step - 1;
-    const std::size_t k = first_passed(candidates, [&](std::size_t k) {
+    const std::size_t k = search(candidates, [&](std::size_t k) {
       return comp(b_last[-std::ptrdiff_t(k)], a_first[k]);
     });
     // The path passed at k * step (if a candidate) and had not at (k - 1) * step.
@@ -80,7 +112,9 @@ struct split_samples {
         k > candidates.lowest ? (k - 1) * step + 1 : range.lowest,
         k < candidates.highest ? k * step : range.highest};
     const Key* a = keys + a_begin;
-    return merge_path_split_in(a, a + a_count, diagonal, window, comp);
+    const Key* b = a + a_count;
+    return search(window,
+                  [&](std::size_t from_a) { return path_passed(a, b, diagonal, from_a, comp); });
   }
 };
 

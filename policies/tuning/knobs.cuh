@@ -195,6 +195,10 @@ struct merge_knobs {
   int fused_split_search_most_blocks = 0;  // of those, passes of at most this many merge
                                            // blocks search in the merge kernel itself, one
                                            // launch a pass (0: never)
+  int sample_split_search_lanes = 0;       // the other passes search from samples: those of
+  int sample_lane_search_most_blocks = 0;  // at most this many merge blocks by this many
+                                           // lanes a search (a power of two to 32), larger
+                                           // ones by one thread (0 or 1 lanes: all by one)
   int exchange_bytes = 0;          // shared memory a tile may take
   // Keys without values of 9 to 16 bytes (8 bytes) from this many on: a sample sort
   // (backends/merge/sample_sort.cuh), where the tuning also names its scatter's radix tuning

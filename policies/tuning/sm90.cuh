@@ -408,6 +408,15 @@ struct merge_tuning_sm90 final {
     // (1928 merge blocks at 2^22), f64 2^17 / 2^20 / 2^21 -20 / -17 / -8 % (1820 blocks at
     // 2^21) but 2^22 +4 % (3641), u32 + u32 2^20 / 2^21 -17 / -7 % but 2^22 +5 % (2521).
     k.fused_split_search_most_blocks = 2048;
+    // The larger passes' searches from samples: by 8 lanes each in passes of at most 16384
+    // merge blocks, by one thread in larger ones (whose searches keep the SMs busy already,
+    // where lanes only add instructions). H200, scratch timer, every such pass by 8 lanes
+    // against one thread: u32 2^24 / 2^25 / 2^26 -2.9 / -1.1 / -0.2 % (7710 / 15420 / 30840
+    // blocks), u32 + u32 2^23 / 2^24 / 2^25 -2.3 / -0.3 / +0.2 % (5041 / 10082 / 20164), f64
+    // 6000000 / 2^23 / 2^24 / 2^25 -5.7 / -3.7 / -0.7 / +0.5 % (5209 / 7282 / 14564 / 29127);
+    // 16 lanes lost from ~10 thousand blocks, 4 did as 8 (u32).
+    k.sample_split_search_lanes = 8;
+    k.sample_lane_search_most_blocks = 16384;
     // Wider keys get fewer items per thread so that a tile fits this much shared memory.
     k.exchange_bytes = 40 * 1024;
     // Sample sort (backends/merge/sample_sort.cuh) for wide keys without values: from 2^21

@@ -121,8 +121,9 @@ TEST_F(MergeApi, ParSortsRadixKeysWithACustomComparatorThroughTheMergeBackend) {
 
 // Every launch shape of the merge backend comes from its tuning, the split search's block too:
 // 64-key tiles, 96-key merge blocks and one warp per split search block make 100003 keys eleven
-// merge passes of over a thousand merge blocks, each pass's split search 35 to 51 launch blocks
-// that overlap by one merge block; the same with every split searched by 16 lanes of a warp,
+// merge passes of over a thousand merge blocks, each pass's split search (from samples, one
+// thread a search) 35 to 51 launch blocks that overlap by one merge block; the same from
+// samples by 8 lanes a search; the same with every split searched over the keys by 16 lanes,
 // each one-warp launch block searching one merge block's split and the next's (the agreement
 // check); and the same with every pass but the last searching inside its merge kernel. On
 // sm_90, 97 and 1000 keys are one cluster of 2 and of 16 one-warp blocks, each split searched
@@ -137,7 +138,8 @@ struct narrow_merge_tuning {
     k.merge_threads = 32;
     k.merge_items_per_thread = 3;
     k.split_search_threads = 32;
-    k.lane_split_search_most_blocks = 0;  // a binary search per thread, every pass
+    k.lane_split_search_most_blocks = 0;   // from samples, every pass,
+    k.sample_lane_search_most_blocks = 0;  // by one thread a search
     return k;
   }();
 };
@@ -147,6 +149,16 @@ struct narrow_merge_tuning_searching_by_lanes {
     gpusort::merge_knobs k = narrow_merge_tuning::knobs;
     k.lane_split_search_most_blocks = 1 << 30;  // every pass
     k.fused_split_search_most_blocks = 0;       // in a launch of their own
+    return k;
+  }();
+};
+
+// Every pass from samples by groups of 8 lanes, three to a one-warp launch block.
+struct narrow_merge_tuning_searching_samples_by_lanes {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = narrow_merge_tuning::knobs;
+    k.sample_split_search_lanes = 8;
+    k.sample_lane_search_most_blocks = 1 << 30;
     return k;
   }();
 };
@@ -180,6 +192,10 @@ TEST_F(MergeApi, ATuningOfTheUsersOwnSetsEveryLaunchShape) {
   if (::testing::Test::HasFailure()) return;
   expect_narrow_tuning_sorts(gpusort::merge_policy<narrow_merge_tuning_searching_by_lanes>{},
                              "narrow merge tuning, splits searched by lanes");
+  if (::testing::Test::HasFailure()) return;
+  expect_narrow_tuning_sorts(
+      gpusort::merge_policy<narrow_merge_tuning_searching_samples_by_lanes>{},
+      "narrow merge tuning, splits searched from samples by lanes");
   if (::testing::Test::HasFailure()) return;
   expect_narrow_tuning_sorts(
       gpusort::merge_policy<narrow_merge_tuning_searching_in_the_merge>{},

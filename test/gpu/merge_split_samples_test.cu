@@ -16,10 +16,19 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MergeSort);
 
 namespace {
 
+// Every pass from samples, by the sm_90 tuning's groups of lanes (these sizes' passes are
+// few merge blocks), or by one thread a search (as the largest passes).
 struct samples_for_every_pass {
   static constexpr gpusort::merge_knobs knobs = [] {
     gpusort::merge_knobs k = merge_tuning_sm90::knobs;
     k.lane_split_search_most_blocks = 0;
+    return k;
+  }();
+};
+struct samples_by_one_thread_for_every_pass {
+  static constexpr gpusort::merge_knobs knobs = [] {
+    gpusort::merge_knobs k = samples_for_every_pass::knobs;
+    k.sample_lane_search_most_blocks = 0;
     return k;
   }();
 };
@@ -52,6 +61,15 @@ TEST_F(MergeSplitSamples, KeysAndPairsSortAsStdStableSortDoes) {
                                    32);
   sweep_case<f64_case, false, false>(policy, sampled_sizes<double>(), sampled_distributions, 33);
   sweep_case<f64_case, true, true>(policy, sampled_sizes<double>(), sampled_distributions, 34);
+}
+
+TEST_F(MergeSplitSamples, SearchesByOneThreadSortAsStdStableSortDoes) {
+  const gpusort::merge_policy<samples_by_one_thread_for_every_pass> policy{};
+  using u32_case = arithmetic_case<std::uint32_t, gpusort::less<>>;
+  using f64_case = arithmetic_case<double, gpusort::greater<>>;
+  sweep_case<u32_case, true, false>(policy, sampled_sizes<std::uint32_t>(), sampled_distributions,
+                                    35);
+  sweep_case<f64_case, true, true>(policy, sampled_sizes<double>(), sampled_distributions, 36);
 }
 
 }  // namespace

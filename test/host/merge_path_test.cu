@@ -422,14 +422,18 @@ struct without_wide_tiles {
 TEST(MergeTile, SplitSearchBlocksComeFromTheTuning) {
   using sm90 = merge::merge_shape<gpusort::merge_tuning_sm90, std::uint32_t>;
   EXPECT_EQ(sm90::split_search_threads, gpusort::merge_tuning_sm90::knobs.split_search_threads);
-  // One search per group of 16 lanes, or per thread from samples; each launch block also
-  // searches the next one's first merge block.
-  EXPECT_EQ(sm90::split_searches_per_block<false>, sm90::split_search_threads / 16 - 1);
-  EXPECT_EQ(sm90::split_searches_per_block<true>, sm90::split_search_threads - 1);
+  // One search per group of 16 lanes over the keys, of the tuning's lanes or one thread from
+  // samples; each launch block also searches the next one's first merge block.
+  EXPECT_EQ(sm90::key_search_lanes, 16);
+  EXPECT_EQ(sm90::sample_search_lanes,
+            gpusort::merge_tuning_sm90::knobs.sample_split_search_lanes);
+  EXPECT_EQ(sm90::split_searches_per_block<16>, sm90::split_search_threads / 16 - 1);
+  EXPECT_EQ(sm90::split_searches_per_block<8>, sm90::split_search_threads / 8 - 1);
+  EXPECT_EQ(sm90::split_searches_per_block<1>, sm90::split_search_threads - 1);
   using narrow = merge::merge_shape<one_warp_split_search, std::uint32_t>;
   EXPECT_EQ(narrow::split_search_threads, 32);
-  EXPECT_EQ(narrow::split_searches_per_block<false>, 1);
-  EXPECT_EQ(narrow::split_searches_per_block<true>, 31);
+  EXPECT_EQ(narrow::split_searches_per_block<16>, 1);
+  EXPECT_EQ(narrow::split_searches_per_block<1>, 31);
   // Which passes search by lanes of a warp: the tuning's count of merge blocks per pass. The
   // sm_90 tuning's covers a pass of 2^22 u32 keys and not one of 2^24.
   EXPECT_EQ(sm90::lane_search_most_blocks,
@@ -438,6 +442,14 @@ TEST(MergeTile, SplitSearchBlocksComeFromTheTuning) {
             merge::merge_block_count(std::size_t(1) << 22, sm90::tile_items, sm90::chunk_items));
   EXPECT_LT(sm90::lane_search_most_blocks,
             merge::merge_block_count(std::size_t(1) << 24, sm90::tile_items, sm90::chunk_items));
+  // Of the passes that search from samples, those of 2^24 u32 keys by lanes, of 2^26 by one
+  // thread a search.
+  EXPECT_EQ(sm90::sample_lane_search_most_blocks,
+            std::size_t(gpusort::merge_tuning_sm90::knobs.sample_lane_search_most_blocks));
+  EXPECT_GE(sm90::sample_lane_search_most_blocks,
+            merge::merge_block_count(std::size_t(1) << 24, sm90::tile_items, sm90::chunk_items));
+  EXPECT_LT(sm90::sample_lane_search_most_blocks,
+            merge::merge_block_count(std::size_t(1) << 26, sm90::tile_items, sm90::chunk_items));
 }
 
 // Keys of 8 bytes take their own items per thread, in tiles and merges; other keys, and the
