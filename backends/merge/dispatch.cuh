@@ -194,16 +194,26 @@ void sort_by_merging(const sort_request<Key, Value, Compare, Stable>& request) {
   if (n < 2) return;
 
   // Small enough for one block (of any of the one-block shapes): one launch, in place, no
-  // temporary storage.
+  // temporary storage. Between them and the ordinary tiles' cluster, where the tuning says
+  // so, one cluster of one-block tiles: for pairs ahead of the larger one-block shape, for
+  // keys alone after it (clusters_of_one_block_tiles in policies/tuning/sm90.cuh).
+  constexpr bool one_block_clusters =
+      one_block_fits<Tuning, Key> &&
+      (sizeof(Key) == 8 ? Tuning::knobs.clusters_of_one_block_tiles_8_byte_keys
+                        : Tuning::knobs.clusters_of_one_block_tiles);
   if (sort_in_one_block<one_block>(request, "merge sort: sort_tiles (one block)")) return;
   if constexpr (has_large_one_block<Tuning, Key>())
     if (sort_in_one_block<large_one_block_shape<Tuning, Key>>(
             request, "merge sort: sort_tiles (one block, more keys each)"))
       return;
+  if constexpr (one_block_clusters && has_values_v<Value>)
+    if (sort_in_one_cluster<one_block_tuning<Tuning>>(request)) return;
   if constexpr (has_larger_one_block<Tuning, Key>())
     if (sort_in_one_block<larger_one_block_shape<Tuning, Key>>(
             request, "merge sort: sort_tiles (one block, the most keys each)"))
       return;
+  if constexpr (one_block_clusters && !has_values_v<Value>)
+    if (sort_in_one_cluster<one_block_tuning<Tuning>>(request)) return;
   if constexpr (!has_values_v<Value> && has_keys_only_one_block<Tuning, Key>())
     if (sort_in_one_block<keys_only_one_block_shape<Tuning, Key>>(
             request, "merge sort: sort_tiles (one block, keys only)"))

@@ -164,6 +164,11 @@ struct merge_knobs {
   int cluster_most_blocks = 0;     // a sort of 2 to this many ordinary tiles: one cluster of
                                    // that many blocks (sm_90; 0: never; more than 8: where the
                                    // GPU allows)
+  bool clusters_of_one_block_tiles = false;  // before that, a sort of 2 to cluster_most_blocks
+                                             // one-block tiles: one cluster of those (pairs
+                                             // ahead of the larger one-block shape, keys
+                                             // alone after it)
+  bool clusters_of_one_block_tiles_8_byte_keys = false;  // the same for 8-byte keys
   int wide_tile_threads = 0;       // inputs of at least wide_tile_from_tiles such tiles: the
   int wide_tile_blocks_per_multiprocessor = 0;  // tile sort's block, its register budget
   int wide_tile_blocks_per_multiprocessor_with_values = 0;  // (keys only, pairs) and shared

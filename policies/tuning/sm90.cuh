@@ -330,6 +330,17 @@ struct merge_tuning_sm90 final {
     // 1.06 / 1.06 / 1.27; u32 + u32 2^14 0.95 / 1.00 / 1.00, 2^16 0.92 / 0.92 / 1.10
     // (bench/results/NOTES.md). Where the GPU allows fewer than 16, as many as it allows.
     k.cluster_most_blocks = 16;
+    // Before those, one cluster of one-block tiles (512 x 5: to 40960 keys): pairs past the
+    // one block of 512 x 9 (4608 4-byte keys), ahead of the one of 512 x 13; keys alone past
+    // that (6657). Shorter merge chains (5 keys a thread), twice the warps a block, more SMs.
+    // H200, the public call, ratio to CUB's merge sort before / after (scratch timer, two
+    // rounds; bench/results/NOTES.md, 2026-12-04): u32 + u32 5200-8704 0.93-1.04 / 1.06-1.11,
+    // 9216-40960 0.97-1.16 / 1.13-1.55; u32 (and a lambda) 9216-40960 1.03-1.31 / 1.07-1.58,
+    // 7000-8704 level with one block of 512 x 17; the 16-byte struct 2561-24576 0.98-1.25 /
+    // 1.09-1.43. Not for 8-byte keys: f64 and u64 0-3 % slower than the ordinary tiles'
+    // cluster, u64 + u32 4-19 %.
+    k.clusters_of_one_block_tiles = true;
+    k.clusters_of_one_block_tiles_8_byte_keys = false;
     // Inputs of at least 4 wide tiles are sorted in tiles of 512 threads (u32: 512 x 17 keys,
     // 61 KB with their positions, in dynamic shared memory): twice the keys per tile, one
     // merge pass fewer. H100, ratio to CUB's merge sort (int counts) with 256- / 512-thread

@@ -213,9 +213,10 @@ void expect_key_permutation_for(const Policy& policy, Compare comp, std::size_t 
 
 template <class Compare>
 void expect_permutations_for(Compare comp) {
-  // 1000, 4097 and 6001: the one-block shapes (512 x 5, x 9, x 13 keys); 9001 and 60001: one
-  // cluster's merges (sm_90), which write nothing where one missed.
-  for (std::size_t n : capped({2, 1000, 4097, 6001, 9001, 60001, 100003, 1000003})) {
+  // 1000, 4097 and 6001: the one-block shapes (512 x 5, x 9, x 13 keys; pairs at 6001: a
+  // cluster of one-block tiles); 9001 and 30001: a cluster of one-block tiles, 60001 one of
+  // ordinary tiles (sm_90), whose merges write nothing where one missed.
+  for (std::size_t n : capped({2, 1000, 4097, 6001, 9001, 30001, 60001, 100003, 1000003})) {
     expect_key_permutation_for(gpusort::merge, comp, n, n + 3);
     expect_permutation_for<false>(gpusort::merge, comp, n, n);
     expect_permutation_for<true>(gpusort::merge, comp, n, n + 1);

@@ -204,15 +204,19 @@ TEST_F(MergeApi, ATuningOfTheUsersOwnSetsEveryLaunchShape) {
 
 // ---- One cluster for a few tiles (sm_90) ------------------------------------------------
 
-// On sm_90 the sizes of the merge suites from 2 to 16 tiles are sorted by one cluster: so
-// the largest cluster this GPU allows each kind of sort must hold at least 8 blocks (an H100
-// or H200 allows 16). A storage grown past what a block may have would silently turn the
-// cluster sort off; this says so.
+// On sm_90 the sizes of the merge suites from 2 to 16 tiles are sorted by one cluster (of
+// ordinary tiles, and below them of one-block tiles): so the largest cluster this GPU allows
+// each kind of sort must hold at least 8 blocks (an H100 or H200 allows 16). A storage grown
+// past what a block may have would silently turn the cluster sort off; this says so.
 template <class Key, class Value>
 void expect_cluster_of_at_least_eight_blocks(const char* what) {
   using sorter = backends::merge::cluster_merge_sorter<merge_tuning_sm90, Key, Value,
                                                        gpusort::less<>>;
   EXPECT_GE(sorter::max_blocks(), 8) << what;
+  using one_block_tiles = backends::merge::one_block_tuning<merge_tuning_sm90>;
+  using one_block_sorter =
+      backends::merge::cluster_merge_sorter<one_block_tiles, Key, Value, gpusort::less<>>;
+  EXPECT_GE(one_block_sorter::max_blocks(), 8) << what << ", one-block tiles";
 }
 
 TEST_F(MergeApi, OnSm90OneClusterOfAtLeastEightBlocksSortsAFewTiles) {

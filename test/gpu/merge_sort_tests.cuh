@@ -43,9 +43,9 @@ std::size_t one_block_items_where() {
 // Tiny sizes; powers of two and one off them; one below, at and above the largest sort one
 // block does whole (of each one-block shape; the keys-only one for pairs too), one tile, two
 // tiles, three tiles (an odd count of cluster blocks) and the most tiles one cluster sorts
-// (sm_90) of Key's shapes (merge_tuning_sm90, which every GPU runs) and the smallest input
-// sorted in wide tiles (with values: its _with_values threshold); primes, so no tile or merge
-// level comes out even.
+// (sm_90) of Key's shapes (merge_tuning_sm90, which every GPU runs), three and the most
+// one-block tiles one cluster sorts, and the smallest input sorted in wide tiles (with values:
+// its _with_values threshold); primes, so no tile or merge level comes out even.
 template <class Key, bool WithValues = false>
 std::vector<std::size_t> merge_sizes() {
   using tuning = merge_tuning_sm90;
@@ -66,6 +66,8 @@ std::vector<std::size_t> merge_sizes() {
         std::size_t(shape::tile_items),
         2 * std::size_t(shape::tile_items), 3 * std::size_t(shape::tile_items),
         std::size_t(tuning::knobs.cluster_most_blocks) * std::size_t(shape::tile_items),
+        3 * std::size_t(one_block::tile_items),
+        std::size_t(tuning::knobs.cluster_most_blocks) * std::size_t(one_block::tile_items),
         std::size_t(wide::tile_items) * std::size_t(tiles_tuning::knobs.wide_tile_from_tiles)})
     for (std::size_t n : {boundary - 1, boundary, boundary + 1}) sizes.push_back(n);
   return capped(sizes);
