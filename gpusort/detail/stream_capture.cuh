@@ -10,7 +10,14 @@ namespace gpusort::detail {
 
 inline bool stream_is_capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  check_cuda(cudaStreamIsCapturing(stream, &status), "asking whether the stream is captured");
+  const cudaError_t asked = cudaStreamIsCapturing(stream, &status);
+  if (asked == cudaErrorStreamCaptureImplicit) {
+    cudaGetLastError();  // not sticky, and the capture goes on: leave no trace for the next call
+    throw_cuda_error(asked, "sorting on the legacy default stream while another stream of the "
+                            "device is captured into a graph (sort on the capturing stream: "
+                            "gpusort::par.on(stream))");
+  }
+  check_cuda(asked, "asking whether the stream is captured");
   return status != cudaStreamCaptureStatusNone;
 }
 

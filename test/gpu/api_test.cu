@@ -135,6 +135,35 @@ TEST_F(Api, AnEarlierCudaErrorIsReportedNotBlamedOnTheSort) {
   }
 }
 
+// The legacy default stream cannot be used while a blocking stream of the device is captured
+// into a graph: the sort says so before it enqueues anything, the input stays as it was, the
+// capture goes on, and no error is left behind for the next call.
+TEST_F(Api, TheLegacyStreamIsRefusedWhileAnotherStreamIsCaptured) {
+  const auto keys = random_u32(5000, 9);
+  device_array<std::uint32_t> device(keys), marker(std::vector<std::uint32_t>(16, 1));
+  cudaStream_t blocking = nullptr;
+  GPUSORT_TEST_CUDA(cudaStreamCreate(&blocking));
+  GPUSORT_TEST_CUDA(cudaStreamBeginCapture(blocking, cudaStreamCaptureModeGlobal));
+  GPUSORT_TEST_CUDA(cudaMemsetAsync(marker.begin(), 0, 16 * sizeof(std::uint32_t), blocking));
+  try {
+    gpusort::sort(gpusort::par, device.begin(), device.end());
+    ADD_FAILURE() << "expected gpusort::error";
+  } catch (const gpusort::error& e) {
+    EXPECT_NE(std::string(e.what()).find("legacy default stream"), std::string::npos) << e.what();
+    EXPECT_EQ(e.code(), cudaErrorStreamCaptureImplicit);
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  EXPECT_EQ(cudaStreamEndCapture(blocking, &graph), cudaSuccess);
+  EXPECT_NE(graph, nullptr);
+  if (graph != nullptr) GPUSORT_TEST_CUDA(cudaGraphDestroy(graph));
+  GPUSORT_TEST_CUDA(cudaStreamDestroy(blocking));
+
+  EXPECT_EQ(device.to_host(), keys);
+  gpusort::sort(gpusort::par, device.begin(), device.end());
+  EXPECT_EQ(device.to_host(), reference_sorted(keys, false));
+}
+
 struct particle {
   std::uint32_t cell;
   float depth;
