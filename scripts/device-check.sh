@@ -98,7 +98,8 @@ for step in "$@"; do
       rm -rf $logs && mkdir -p $logs
       # SANITIZE_TESTS: a shorter list of test executables (racecheck is slow on the sweeps).
       # SANITIZE_FILTER: a gtest filter instead of the default (which leaves out the huge
-      # cases), e.g. a few 4-rank distributed cases: one 2-rank sweep takes 18-42 s under
+      # cases and the two that provoke a CUDA error on purpose: memcheck counts each as an
+      # error, 2026-12-05; run those alone with "--report-api-errors no"), e.g. a few 4-rank distributed cases: one 2-rank sweep takes 18-42 s under
       # memcheck, so the whole distributed tests do not fit one call.
       # SANITIZE_ARGS: more compute-sanitizer options; for the distributed tests
       # "--report-api-errors no" (memcheck counts as errors the CUDA API errors that NCCL
@@ -110,7 +111,7 @@ for step in "$@"; do
       for tool in ${tools//,/ }; do
         printf '%s\n' $gpu_tests | xargs -P "${SANITIZE_JOBS:-6}" -I{} sh -c \
           "timeout ${SANITIZE_TIMEOUT:-540} compute-sanitizer --tool $tool ${SANITIZE_ARGS:-} --error-exitcode 1 $build/test/{} \
-             --gtest_filter='${SANITIZE_FILTER:--*Huge*:*ManyMoreTiles*:*AnEarlierCudaError*}' > $logs/$tool.{}.log 2>&1; echo \$? > $logs/$tool.{}.rc"
+             --gtest_filter='${SANITIZE_FILTER:--*Huge*:*ManyMoreTiles*:*AnEarlierCudaError*:*WhileAnotherStreamIsCaptured*}' > $logs/$tool.{}.log 2>&1; echo \$? > $logs/$tool.{}.rc"
         failed=$(grep -Lx 0 $logs/$tool.*.rc | sed -E "s|.*/$tool\.(.*)\.rc|\1|" | tr '\n' ' ')
         summary+=("$tool: $(ls $logs/$tool.*.rc | wc -l) test executables, failed or timed out: ${failed:-none}")
       done
