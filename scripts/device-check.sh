@@ -98,20 +98,22 @@ for step in "$@"; do
       rm -rf $logs && mkdir -p $logs
       # SANITIZE_TESTS: a shorter list of test executables (racecheck is slow on the sweeps).
       # SANITIZE_FILTER: a gtest filter instead of the default (which leaves out the huge
-      # cases and the two that provoke a CUDA error on purpose: memcheck counts each as an
-      # error, 2026-12-05; run those alone with "--report-api-errors no"), e.g. a few 4-rank distributed cases: one 2-rank sweep takes 18-42 s under
-      # memcheck, so the whole distributed tests do not fit one call.
+      # cases and the tests that provoke a CUDA error on purpose, provoked_errors: memcheck
+      # counts each as an error; run those alone with SANITIZE_ARGS="--report-api-errors no"),
+      # e.g. a few 4-rank distributed cases: one 2-rank sweep takes 18-42 s under memcheck,
+      # so the whole distributed tests do not fit one call.
       # SANITIZE_ARGS: more compute-sanitizer options; for the distributed tests
       # "--report-api-errors no" (memcheck counts as errors the CUDA API errors that NCCL
       # returns to itself, e.g. peer access already enabled).
       # (the distributed tests are added in a foreach over their names)
+      provoked_errors='*AnEarlierCudaError*:*WhileAnotherStreamIsCaptured*'
       gpu_tests=${SANITIZE_TESTS:-$( { sed -nE 's/^ *gpusort_add_test\(([a-z0-9_]+) gpu .*/\1/p' test/CMakeLists.txt
                   sed -nE 's/^foreach\(test_name (.*)\)$/\1/p' test/CMakeLists.txt | tr ' ' '\n'; } |
                   grep -vE '^(sticky_error|out_of_memory|huge|huge_pairs|segmented_huge|distributed_huge)_test$')}
       for tool in ${tools//,/ }; do
         printf '%s\n' $gpu_tests | xargs -P "${SANITIZE_JOBS:-6}" -I{} sh -c \
           "timeout ${SANITIZE_TIMEOUT:-540} compute-sanitizer --tool $tool ${SANITIZE_ARGS:-} --error-exitcode 1 $build/test/{} \
-             --gtest_filter='${SANITIZE_FILTER:--*Huge*:*ManyMoreTiles*:*AnEarlierCudaError*:*WhileAnotherStreamIsCaptured*}' > $logs/$tool.{}.log 2>&1; echo \$? > $logs/$tool.{}.rc"
+             --gtest_filter='${SANITIZE_FILTER:--*Huge*:*ManyMoreTiles*:$provoked_errors}' > $logs/$tool.{}.log 2>&1; echo \$? > $logs/$tool.{}.rc"
         failed=$(grep -Lx 0 $logs/$tool.*.rc | sed -E "s|.*/$tool\.(.*)\.rc|\1|" | tr '\n' ' ')
         summary+=("$tool: $(ls $logs/$tool.*.rc | wc -l) test executables, failed or timed out: ${failed:-none}")
       done
