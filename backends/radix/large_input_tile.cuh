@@ -39,6 +39,7 @@ struct large_input_tuning {
     k.exchange_bytes = sizeof(Key) <= 4 ? k.large_input_exchange_bytes
                                         : k.large_input_wide_key_exchange_bytes;
     k.held_key_bytes = 0;
+    if (k.large_input_look_back_width > 0) k.look_back_width = k.large_input_look_back_width;
     k.items_per_thread_with_values = k.large_input_items_per_thread_with_values;
     k.exchange_bytes_with_values = k.large_input_exchange_bytes_with_values;
     k.pairs_read_when_staged = true;

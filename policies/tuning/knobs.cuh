@@ -88,6 +88,9 @@ struct radix_knobs {
   // traffic where the walk is short or hidden.
   int look_back_width = 1;              // keys only
   int look_back_width_with_values = 1;  // pairs
+  // Keys only, the large-input tile's (0: look_back_width): its tiles are fewer and longer,
+  // so their walks are shorter.
+  int large_input_look_back_width = 0;
   // Pairs of integer keys: the values take an exchange of their own beside the keys' where a
   // whole tile of both fits exchange_bytes_with_values (else they replace the keys in theirs,
   // and each key's digit is kept for them).

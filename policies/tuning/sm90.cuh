@@ -80,6 +80,12 @@ struct radix_tuning_sm90 final {
     // and u64+u32 +5 % at 2^28 in look-back table traffic (H200, bench/results/NOTES.md).
     k.look_back_width = 4;
     k.look_back_width_with_values = 1;
+    // The large-input tiles (keys only, from 2^24; floats from 2^25) one word at a time: H100,
+    // whole radix sorts against width 4 (one program, rounds alternated): u32 2^26 / 2^28
+    // -6.3 / -7.2 %, u64 2^24 / 2^26 / 2^28 -3.2 / -4.7 / -6.6 %, f64 -0.8 / -1.3 / -1.5 %,
+    // f32 2^26 / 2^28 +0.7 / +0.5 % (width 2: u32 -2.4 %, f32 -2.3 % at 2^28). Width 4 for these
+    // tiles had been measured on the H200 only (bench/results/NOTES.md, 2026-12-05).
+    k.large_input_look_back_width = 1;
     // Keys only: 4-byte keys stay in registers through the rank; 8-byte keys are read again
     // (held, u64 keys and their bits spilled 136 bytes at 56 registers; reloaded: none, and
     // the u64 sort 5-6 % faster on the H100, bench/results/NOTES.md).

@@ -108,6 +108,27 @@ TEST(RadixShapes, KeysAndPairsTakeTheirOwnLookBackWidth) {
   EXPECT_NE(sm90::knobs.look_back_width, sm90::knobs.look_back_width_with_values);
 }
 
+// The large-input tiles of keys look back by their own width where the tuning gives one, and
+// by the ordinary tiles' where it leaves it 0.
+struct large_input_width_unset final {
+  static constexpr gpusort::radix_knobs knobs = [] {
+    auto k = gpusort::radix_tuning_sm90::knobs;
+    k.large_input_look_back_width = 0;
+    return k;
+  }();
+};
+
+TEST(RadixShapes, LargeInputTilesTakeTheirOwnLookBackWidth) {
+  using sm90 = gpusort::radix_tuning_sm90;
+  using large_u64 = radix::large_input_tuning<sm90, std::uint64_t>;
+  using large_unset = radix::large_input_tuning<large_input_width_unset, std::uint32_t>;
+  EXPECT_EQ((radix::radix_shape<large_u64, std::uint64_t, no_values>::look_back_width),
+            sm90::knobs.large_input_look_back_width);
+  EXPECT_NE(sm90::knobs.large_input_look_back_width, sm90::knobs.look_back_width);
+  EXPECT_EQ((radix::radix_shape<large_unset, std::uint32_t, no_values>::look_back_width),
+            sm90::knobs.look_back_width);
+}
+
 TEST(RadixShapes, WideTilesTakeDynamicSharedMemoryAndNarrowOnesDoNot) {
   using narrow = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint32_t, no_values>;
   using wide = radix::onesweep_tile<gpusort::radix_tuning_sm90, std::uint64_t, std::uint32_t>;
