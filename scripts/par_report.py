@@ -115,9 +115,10 @@ def main(argv):
             rows.append([type_field, "par ÷ par_pool"] + [
                 ratio_cell(rate(results, op, "par", type_field, n),
                            rate(results, op, "par_pool", type_field, n)) for n in sizes])
-    out += ["## The plain call ÷ the same call with a pre-allocated block", "",
-            "1.00 means the default temporary memory costs nothing.", "",
-            markdown_table(header, rows), ""]
+    if rows:  # a run without par_pool rows has nothing to say here
+        out += ["## The plain call ÷ the same call with a pre-allocated block", "",
+                "1.00 means the default temporary memory costs nothing.", "",
+                markdown_table(header, rows), ""]
 
     rows = []
     for type_field in TYPES:
