@@ -55,10 +55,8 @@ def copy_ceiling(results):
     return copies[-1] if copies else None
 
 
-def main(argv):
-    if len(argv) != 2:
-        sys.exit(__doc__)
-    data = load_results(argv[1])
+def report(data):
+    """The markdown report of one run's Google Benchmark JSON (already loaded)."""
     results = collect(data.get("benchmarks", []))
     context = data.get("context", {})
     sizes = sorted({n for (op, b, t, d, n) in results if b == "par" and op != "host"})
@@ -151,7 +149,13 @@ def main(argv):
         rows = [[b, fmt_size(n), f"{us:.1f}"] for b, n, us in sorted(host, key=lambda h: (h[1], h[0]))]
         out += ["## Host time of one call (µs, the device idle before it)", "",
                 markdown_table(["call", "n (u32)", "µs"], rows), ""]
-    sys.stdout.write("\n".join(out))
+    return "\n".join(out)
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__)
+    sys.stdout.write(report(load_results(argv[1])))
 
 
 if __name__ == "__main__":

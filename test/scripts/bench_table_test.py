@@ -2,13 +2,8 @@
 """scripts/bench_table.py, par_report.py: gpusort is set against CUB's faster call in each cell
 (Python standard library)."""
 
-import contextlib
-import io
-import json
 import os
-import shutil
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
@@ -72,28 +67,15 @@ class ParReport(unittest.TestCase):
         self.assertEqual(par_report.copy_ceiling(results), (1 << 28, 4100.0))
         self.assertIsNone(par_report.copy_ceiling(bench_table.collect([entry("par", 1024, 3e9)])))
 
-    def report(self, entries):
-        path = os.path.join(self.tmp, "run.json")
-        with open(path, "w") as f:
-            json.dump({"context": {}, "benchmarks": entries}, f)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            par_report.main(["par_report.py", path])
-        return out.getvalue()
-
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp()
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
-
     def test_the_pool_section_only_where_the_run_has_par_pool_rows(self):
         pool_title = "## The plain call ÷ the same call with a pre-allocated block"
-        without = self.report([entry("par", 1024, 6e9), entry("cub_radix", 1024, 3e9)])
+        without = par_report.report({"benchmarks": [entry("par", 1024, 6e9),
+                                                    entry("cub_radix", 1024, 3e9)]})
         self.assertIn("| u32 | par | 2.00 |", without)
         self.assertNotIn(pool_title, without)
-        with_pool = self.report([entry("par", 1024, 6e9), entry("par_pool", 1024, 5e9),
-                                 entry("cub_radix", 1024, 3e9)])
+        with_pool = par_report.report({"benchmarks": [entry("par", 1024, 6e9),
+                                                      entry("par_pool", 1024, 5e9),
+                                                      entry("cub_radix", 1024, 3e9)]})
         self.assertIn(pool_title, with_pool)
         self.assertIn("| u32 | par ÷ par_pool | 1.20 |", with_pool)
 
