@@ -17,7 +17,7 @@ searched; every launch without it), each metric as the mean over them, with min-
 they differ. The column header names the file and the number of launches. Without --metric,
 every metric that each file has for its launches, in the first file's order. With --launches,
 one row per launch of a single file instead (its ID, kernel and metrics).
-Python 3 standard library.
+Python 3 standard library and bench_table.py beside it (markdown tables).
 """
 
 import csv
@@ -27,16 +27,18 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_table import markdown_table  # noqa: E402
+
+# The columns both pages start with, which say which launch a row is, not what it measured.
+LAUNCH_COLUMNS = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+                  "Stream", "Block Size", "Grid Size", "Device", "CC"}
+
 
 def short_kernel_name(name):
     """'void ns::kernel<T, (int)3>(T *, int)' -> 'kernel'."""
     name = re.sub(r"^void\s+", "", name.strip())
-    depth, cut = 0, len(name)
-    for i, ch in enumerate(name):  # the name ends at the first '<' or '(' outside brackets
-        if ch in "<(" and depth == 0:
-            cut = i
-            break
-    return name[:cut].split("::")[-1]
+    return re.split(r"[<(]", name, maxsplit=1)[0].split("::")[-1]  # ends at the first < or (
 
 
 def number(text):
@@ -74,7 +76,7 @@ def read_launches(text):
             if len(row) < len(header):
                 continue
             metrics = {name: (row[i], units[i] if i < len(units) else "")
-                       for i, name in enumerate(header)}
+                       for i, name in enumerate(header) if name not in LAUNCH_COLUMNS}
             launches[row[id_column]] = (short_kernel_name(row[kernel_column]), metrics)
     return [(launch_id, kernel, metrics) for launch_id, (kernel, metrics) in launches.items()]
 
@@ -104,32 +106,26 @@ def readable(value):
 
 
 def numeric_metrics(launches):
-    """The metrics with a number in some launch, in first-seen order (ID and names left out)."""
+    """The metrics with a number in some launch, in first-seen order."""
     names = {}
     for _, _, metrics in launches:
         for name, (value, _) in metrics.items():
-            if number(value) is not None and name != "ID":
+            if number(value) is not None:
                 names.setdefault(name, None)
     return list(names)
 
 
 def side_by_side(columns, metrics):
     """columns: [(title, launches)] -> markdown, a row per metric and a column per title."""
-    lines = ["| metric | " + " | ".join(f"{title} ({len(launches)})" for title, launches in columns) + " |",
-             "|---|" + "---|" * len(columns)]
-    for metric in metrics:
-        lines.append(f"| {metric} | " + " | ".join(summary(launches, metric)
-                                                  for _, launches in columns) + " |")
-    return "\n".join(lines)
+    header = ["metric"] + [f"{title} ({len(launches)})" for title, launches in columns]
+    return markdown_table(header, [[metric] + [summary(launches, metric) for _, launches in columns]
+                                   for metric in metrics])
 
 
 def per_launch(launches, metrics):
-    lines = ["| ID | kernel | " + " | ".join(metrics) + " |",
-             "|---|---|" + "---|" * len(metrics)]
-    for launch_id, kernel, values in launches:
-        cells = [values[m][0] if m in values else "" for m in metrics]
-        lines.append(f"| {launch_id} | {kernel} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return markdown_table(["ID", "kernel"] + metrics,
+                          [[launch_id, kernel] + [values[m][0] if m in values else "" for m in metrics]
+                           for launch_id, kernel, values in launches])
 
 
 def main(argv):

@@ -63,6 +63,11 @@ class Layouts(unittest.TestCase):
         self.assertEqual([k for _, k, _ in launches], ["DeviceRadixSortOnesweepKernel"] * 2)
         self.assertEqual(launches[1][2]["gpu__time_duration.sum"], ("520,768", "ns"))
 
+    def test_raw_launch_columns_are_not_metrics(self):
+        launches = ncu_table.read_launches(RAW)
+        self.assertEqual(ncu_table.numeric_metrics(launches),
+                         ["gpu__time_duration.sum", "lts__t_sector_hit_rate.pct"])
+
     def test_text_without_a_header_is_refused(self):
         with self.assertRaises(ValueError):
             ncu_table.read_launches("==PROF== nothing profiled\n")
